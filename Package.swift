@@ -1,0 +1,46 @@
+// swift-tools-version: 6.0
+// OpenCoreBluetooth: a Bluetooth Low Energy central stack for Linux with Apple's CoreBluetooth API on top.
+import PackageDescription
+
+let package = Package(
+    name: "OpenCoreBluetooth",
+    products: [
+        .library(name: "BluetoothCore", targets: ["BluetoothCore"]),
+        .library(name: "Advertising", targets: ["Advertising"]),
+        .library(name: "HCI", targets: ["HCI"]),
+        .library(name: "L2CAP", targets: ["L2CAP"]),
+        .library(name: "ATT", targets: ["ATT"]),
+        .library(name: "GATT", targets: ["GATT"]),
+        .library(name: "Host", targets: ["Host"]),
+        .library(name: "CoreBluetooth", targets: ["CoreBluetooth"]),
+        .executable(name: "cbtool", targets: ["cbtool"]),
+        .executable(name: "Benchmarks", targets: ["Benchmarks"]),
+    ],
+    targets: [
+        .target(name: "BluetoothCore"),
+        .target(name: "Advertising", dependencies: ["BluetoothCore"]),
+        .target(name: "HCI", dependencies: ["BluetoothCore", "Advertising"]),
+        .target(name: "L2CAP", dependencies: ["BluetoothCore", "HCI"]),
+        .target(name: "ATT", dependencies: ["BluetoothCore", "L2CAP"]),
+        .target(name: "GATT", dependencies: ["BluetoothCore", "ATT"]),
+        .systemLibrary(
+            name: "CBlueZ",
+            pkgConfig: "bluez",
+            providers: [.apt(["libbluetooth-dev"])]
+        ),
+        .target(name: "Host", dependencies: ["BluetoothCore", "Advertising", "HCI", "L2CAP", "ATT", "GATT", "CBlueZ"]),
+        .target(name: "CoreBluetooth", dependencies: ["BluetoothCore", "Advertising", "HCI", "ATT", "GATT", "Host"]),
+        .executableTarget(name: "cbtool", dependencies: ["CoreBluetooth", "Host", "HCI", "Advertising", "BluetoothCore", "L2CAP", "ATT", "GATT"]),
+        .executableTarget(name: "Benchmarks", dependencies: ["BluetoothCore", "Advertising", "HCI", "L2CAP", "ATT", "GATT"]),
+        .testTarget(name: "BluetoothCoreTests", dependencies: ["BluetoothCore"]),
+        .testTarget(name: "AdvertisingTests", dependencies: ["Advertising", "BluetoothCore", "HCI"]),
+        .testTarget(name: "HCITests", dependencies: ["HCI", "Advertising", "BluetoothCore"]),
+        .testTarget(name: "L2CAPTests", dependencies: ["L2CAP", "HCI", "BluetoothCore"]),
+        .testTarget(name: "ATTTests", dependencies: ["ATT", "L2CAP", "HCI", "BluetoothCore"]),
+        .testTarget(name: "GATTTests", dependencies: ["GATT", "ATT", "BluetoothCore"]),
+        .testTarget(name: "HostTests", dependencies: ["Host", "GATT", "ATT", "L2CAP", "HCI", "Advertising", "BluetoothCore"]),
+        .testTarget(name: "CoreBluetoothTests", dependencies: ["CoreBluetooth", "Host", "BluetoothCore"]),
+        .testTarget(name: "CBToolTests", dependencies: ["BluetoothCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+// The Advertising module: AD structures (Core Specification Supplement Part A) parsed into typed values.
+import BluetoothCore

@@ -1,0 +1,31 @@
+// Hex text to bytes and back, for logs, fixtures and the command line.
+
+/// Hex helpers for byte arrays.
+public enum Hex {
+    /// Lower-case hex of `bytes`, with `separator` between bytes (default none): `[0x0A, 0xFF]` → "0aff".
+    public static func string<C: Sequence>(_ bytes: C, separator: String = "") -> String where C.Element == UInt8 {
+        bytes.map { byte in
+            let text = String(byte, radix: 16)
+            return text.count == 1 ? "0" + text : text
+        }.joined(separator: separator)
+    }
+
+    /// Parses hex text into bytes, ignoring whitespace, ':' and '-' separators and an optional "0x" prefix;
+    /// nil if a character is not hex or the digit count is odd.
+    public static func bytes(_ text: String) -> [UInt8]? {
+        var body = Substring(text)
+        if body.hasPrefix("0x") || body.hasPrefix("0X") { body = body.dropFirst(2) }
+        let digits = body.filter { !$0.isWhitespace && $0 != ":" && $0 != "-" }
+        guard digits.count % 2 == 0 else { return nil }
+        var result: [UInt8] = []
+        result.reserveCapacity(digits.count / 2)
+        var index = digits.startIndex
+        while index < digits.endIndex {
+            let next = digits.index(index, offsetBy: 2)
+            guard let byte = UInt8(digits[index..<next], radix: 16) else { return nil }
+            result.append(byte)
+            index = next
+        }
+        return result
+    }
+}

@@ -1,0 +1,3 @@
+// The CoreBluetooth module: Apple's central-role API (CBCentralManager, CBPeripheral, ...) over the OpenCoreBluetooth host.
+import Foundation
+import Host

@@ -1,0 +1,3 @@
+// Placeholder until the module's tests land.
+import Testing
+@Test func placeholderAdvertisingTests() {}
