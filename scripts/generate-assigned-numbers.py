@@ -8,6 +8,8 @@ Writes Sources/BluetoothCore/AssignedNumbers/Generated*.swift (committed). Sourc
 - bumble (bumble.gatt): the GATT declarations 0x2800 Primary Service, 0x2801 Secondary Service, 0x2802 Include,
   0x2803 Characteristic, and any 16-bit UUID bluetooth-numbers lacks.
 - bumble (bumble.core): appearance categories and subcategories, AD type names.
+- bluetooth-sig (the SIG's own assigned_numbers YAML it ships): URI scheme name strings (core/uri_schemes.yaml),
+  unit UUIDs (uuids/units.yaml) and any declaration/descriptor name the tables above lack.
 
 Each table is one raw string literal of tab-separated lines ("004C\tApple, Inc."), parsed once at first use into a
 dictionary by BluetoothCore/AssignedNumbers/AssignedNumbers.swift. (A Swift dictionary literal of thousands of
@@ -22,6 +24,8 @@ import sys
 import uuid as uuidlib
 
 import bluetooth_numbers
+import bluetooth_sig
+import yaml
 import bumble
 import bumble.gatt
 from bluetooth_numbers import characteristic, company, descriptor, service
@@ -79,10 +83,28 @@ def uuid_names() -> dict[str, str]:
     for table in (service, characteristic, descriptor):
         for key, name in table.items():
             names.setdefault(uuid_key(key), name)
+    for relative in ("uuids/declarations.yaml", "uuids/descriptors.yaml", "uuids/units.yaml"):
+        for entry in sig_yaml(relative, "uuids"):
+            names.setdefault(uuid_key(int(entry["uuid"])), entry["name"])
     # Any other 16-bit name bumble knows and bluetooth-numbers does not.
     for value in vars(bumble.gatt).values():
         if isinstance(value, bumble.core.UUID) and getattr(value, "name", None) and len(value.uuid_bytes) == 2:
             names.setdefault(uuid_key(int.from_bytes(value.uuid_bytes, "little")), value.name)
+    return names
+
+
+SIG_YAML = pathlib.Path(bluetooth_sig.__file__).parent / "bluetooth_sig" / "assigned_numbers"
+
+
+def sig_yaml(relative: str, key: str) -> list[dict]:
+    return yaml.safe_load((SIG_YAML / relative).read_text())[key]
+
+
+def uri_schemes() -> dict[str, str]:
+    names = {}
+    for entry in sig_yaml("core/uri_schemes.yaml", "uri_schemes"):
+        name = entry["name"]
+        names[f"{int(entry['value']):04X}"] = "" if name == "empty scheme name" else name
     return names
 
 
@@ -113,6 +135,8 @@ def ad_type_names() -> dict[str, str]:
 def swift_table(type_comment: str, property_name: str, rows: dict[str, str], source: str) -> str:
     body = "\n".join(f"{key}\t{name}" for key, name in sorted(rows.items(), key=lambda kv: (len(kv[0]), kv[0])))
     for name in rows.values():
+        if name == "":
+            continue
         if '"#' in name or "\n" in name or "\t" in name or "\\#" in name:
             raise SystemExit(f"name not representable in a raw string literal: {name!r}")
     return (
@@ -125,7 +149,8 @@ def swift_table(type_comment: str, property_name: str, rows: dict[str, str], sou
 
 def main() -> int:
     OUT.mkdir(parents=True, exist_ok=True)
-    versions = f"bluetooth-numbers {bluetooth_numbers.__version__}, bumble {bumble.__version__}"
+    sig_version = "bluetooth-sig 0.6.0 (SIG YAML)"
+    versions = f"bluetooth-numbers {bluetooth_numbers.__version__}, bumble {bumble.__version__}, {sig_version}"
     uuid_rows = uuid_names()
     for required, expected in (("2A37", "Heart Rate Measurement"), ("2800", "Primary Service"), ("2803", "Characteristic")):
         if uuid_rows.get(required) != expected:
@@ -143,6 +168,9 @@ def main() -> int:
         "GeneratedADTypeNames.swift": swift_table(
             "AD type names (Assigned Numbers §2.3), key 2 hex digits.", "adTypeNameTable", ad_type_names(),
             f"bumble {bumble.__version__}"),
+        "GeneratedURISchemes.swift": swift_table(
+            "URI scheme name strings (Assigned Numbers §2.7): code point, key 4 hex digits; 0001 is the empty scheme.",
+            "uriSchemeTable", uri_schemes(), sig_version),
     }
     for name, text in files.items():
         (OUT / name).write_text(text)

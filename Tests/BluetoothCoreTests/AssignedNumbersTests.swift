@@ -38,4 +38,16 @@ import Testing
         #expect(AssignedNumbers.adTypeName(0xFF) == "Manufacturer Specific Data")
         #expect(AssignedNumbers.adTypeName(0x0B) == nil)
     }
+
+    @Test func uriSchemes() {
+        #expect(AssignedNumbers.uriScheme(0x0001) == "")
+        #expect(AssignedNumbers.uriScheme(0x0016) == "http:")
+        #expect(AssignedNumbers.uriScheme(0x0017) == "https:")
+        #expect(AssignedNumbers.uriSchemeCodePoint("https:") == 0x0017)
+        #expect(AssignedNumbers.uriScheme(0x0000) == nil)
+    }
+
+    @Test func unitNames() {
+        #expect(AssignedNumbers.name(for: BluetoothUUID(0x27AD)) == "percentage")
+    }
 }

@@ -37,6 +37,25 @@ public enum AssignedNumbers {
         adTypeNames[hex(UInt64(type), digits: 2)]
     }
 
+    /// The URI scheme name string for a code point of the URI AD type, e.g. 0x0016 → "http:", 0x0017 → "https:",
+    /// 0x0001 → "" (no scheme: the URI follows whole); nil when unassigned. Source: Assigned Numbers §2.7,
+    /// Core Specification Supplement Part A §1.18.
+    public static func uriScheme(_ codePoint: UInt16) -> String? {
+        uriSchemes[hex(UInt64(codePoint), digits: 4)]
+    }
+
+    /// The code point of a URI scheme name string ("https:" → 0x0017), the inverse of ``uriScheme(_:)``;
+    /// nil when the scheme has no code point.
+    public static func uriSchemeCodePoint(_ scheme: String) -> UInt16? {
+        uriSchemeCodePoints[scheme]
+    }
+
+    static let uriSchemes = parse(uriSchemeTable)
+    static let uriSchemeCodePoints: [String: UInt16] = {
+        var result: [String: UInt16] = [:]
+        for (key, scheme) in uriSchemes { if let code = UInt16(key, radix: 16) { result[scheme] = code } }
+        return result
+    }()
     static let uuidNames = parse(uuidNameTable)
     static let companyNames = parse(companyNameTable)
     static let appearanceNames = parse(appearanceNameTable)
