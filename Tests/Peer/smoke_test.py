@@ -347,6 +347,22 @@ async def bumble_central(port: int) -> None:
                 pass
         check(received == [(i, 50) for i in range(50)], f'50 notifications in order, got {len(received)}')
 
+        indications = []
+        indicate = (await peer.discover_characteristics(uuids=[db.custom(1, 8)]) or [None])[0]
+        if indicate:
+            await peer.subscribe(indicate, lambda v: indications.append(struct.unpack('<HH', v)), prefer_notify=False)
+            await peer.write_value(0x0044, bytes([0x02]) + struct.pack('<H', 5), with_response=True)
+            await asyncio.sleep(0.5)
+        check(indications == [(i, 5) for i in range(5)], f'5 indications in order, got {indications}')
+        changed = []
+        service_changed = (await peer.discover_characteristics(uuids=['2A05']) or [None])[0]
+        if service_changed:
+            await peer.subscribe(service_changed, lambda v: changed.append(struct.unpack('<HH', v)), prefer_notify=False)
+            await peer.write_value(0x004E, bytes([0x02]), with_response=True)
+            await asyncio.sleep(0.3)
+        check(changed == [(0x004F, 0x0051)], f'Service Changed indication 0x004F-0x0051, got {changed}')
+        check(await peer.read_value(0x0051) == db.DYNAMIC_VALUE, 'dynamic service readable at 0x0051')
+
         disconnected = asyncio.get_running_loop().create_future()
         connection.on('disconnection', lambda reason: disconnected.set_result(reason))
         await peer.write_value(0x004E, bytes([0x01]), with_response=True)
