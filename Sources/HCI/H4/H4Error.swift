@@ -6,7 +6,7 @@
 /// length of the previous one. Once an indicator byte is not one of 0x01...0x05 every later byte
 /// is of unknown meaning, so the stream cannot be resynchronised; the transport must be closed
 /// (and the controller reset) after this error.
-public enum H4Error: Error, Equatable, Sendable, CustomStringConvertible {
+public enum H4Error: Error, Hashable, Sendable, CustomStringConvertible {
     /// The byte `byte`, found at `offset` (counted from the first byte ever pushed into the decoder)
     /// where a packet indicator was expected, is not 0x01 (command), 0x02 (ACL), 0x03 (SCO),
     /// 0x04 (event) or 0x05 (ISO).
