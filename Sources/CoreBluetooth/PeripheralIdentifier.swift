@@ -18,8 +18,8 @@ enum PeripheralIdentifier {
         return version5(name: name)
     }
 
-    /// A version-5 UUID of `name` in ``namespace`` (RFC 9562 §5.5).
-    static func version5(name: String) -> UUID {
+    /// A version-5 UUID of `name` in `namespace` (16 bytes, big-endian; RFC 9562 §5.5).
+    static func version5(namespace: [UInt8] = namespace, name: String) -> UUID {
         var hash = SHA1.digest(namespace + Array(name.utf8))
         hash[6] = (hash[6] & 0x0F) | 0x50
         hash[8] = (hash[8] & 0x3F) | 0x80
