@@ -45,35 +45,37 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     var requestCounter: UInt64 = 0
 
     /// Makes a manager with no delegate on the main queue.
-    public convenience override init() {
-        let none: [String: Any]? = nil
-        self.init(delegate: nil, queue: nil, options: none)
+    public convenience init() {
+        let (backend, directory) = Self.defaultBackend(options: nil)
+        self.init(delegate: nil, queue: nil, options: nil, backend: backend, stateDirectory: directory)
     }
 
     /// Makes a manager whose delegate is called on `queue` (the main queue when nil).
     public convenience init(delegate: (any CBCentralManagerDelegate)?, queue: DispatchQueue?) {
-        self.init(delegate: delegate, queue: queue, options: nil)
+        let (backend, directory) = Self.defaultBackend(options: nil)
+        self.init(delegate: delegate, queue: queue, options: nil, backend: backend, stateDirectory: directory)
     }
 
     /// Makes a manager with options (`CBCentralManagerOption...Key`).
     public convenience init(delegate: (any CBCentralManagerDelegate)?, queue: DispatchQueue?, options: [String: Any]? = nil) {
+        let (backend, directory) = Self.defaultBackend(options: options)
+        self.init(delegate: delegate, queue: queue, options: options, backend: backend, stateDirectory: directory)
+    }
+
+    /// The backend from `CentralBackendFactory` for the transport in the options or `OCB_TRANSPORT`, and the state directory.
+    private static func defaultBackend(options: [String: Any]?) -> (any CentralBackend, URL) {
         let environment = ProcessInfo.processInfo.environment
+        let directory = RestorationStore.defaultDirectory(environment: environment)
         let restoreIdentifier = options?[CBCentralManagerOptionRestoreIdentifierKey] as? String
-        let transportText = options?[CBCentralManagerOptionTransportKey] as? String ?? environment["OCB_TRANSPORT"]
-        var backend: (any CentralBackend)?
         var transport = CentralTransport.default
-        if let transportText {
-            if let parsed = CentralTransport(transportText) {
-                transport = parsed
-            } else {
-                Diagnostics.misuse("invalid transport \"\(transportText.prefix(100))\" (expected hci0, user:hci0, tcp:HOST:PORT or serial:PATH@BAUD)")
-                backend = UnavailableBackend()
+        if let text = options?[CBCentralManagerOptionTransportKey] as? String ?? environment["OCB_TRANSPORT"] {
+            guard let parsed = CentralTransport(text) else {
+                Diagnostics.misuse("invalid transport \"\(text.prefix(100))\" (expected hci0, user:hci0, tcp:HOST:PORT or serial:PATH@BAUD)")
+                return (UnavailableBackend(), directory)
             }
+            transport = parsed
         }
-        let configuration = CentralBackendConfiguration(transport: transport, restoreIdentifier: restoreIdentifier)
-        self.init(delegate: delegate, queue: queue, options: options,
-                  backend: backend ?? CentralBackendFactory.make(configuration),
-                  stateDirectory: RestorationStore.defaultDirectory(environment: environment))
+        return (CentralBackendFactory.make(CentralBackendConfiguration(transport: transport, restoreIdentifier: restoreIdentifier)), directory)
     }
 
     /// Makes a manager over a given backend, keeping restoration state under `stateDirectory` (tests, tools).
@@ -84,7 +86,7 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
         self.storedDelegate = delegate
         let restoreIdentifier = options?[CBCentralManagerOptionRestoreIdentifierKey] as? String
         restoration = restoreIdentifier.map { RestorationStore(identifier: $0, directory: stateDirectory) }
-        super.init()
+        super.init(subclass: ())
         if let record = restoration?.load() { restore(record) }
         backend.start { [weak self] event in
             guard let self else { return }

@@ -7,7 +7,7 @@ open class CBManager: NSObject, @unchecked Sendable {
     let lock = StateLock()
     var storedState: CBManagerState = .unknown
 
-    override init() { super.init() }
+    init(subclass: Void) { super.init() }
 
     /// The current state; `.unknown` until the first `centralManagerDidUpdateState(_:)`.
     public var state: CBManagerState { lock.run { storedState } }

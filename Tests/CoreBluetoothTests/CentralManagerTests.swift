@@ -230,3 +230,8 @@ enum DeprecatedCalls {
         call(manager, identifier)
     }
 }
+
+@Test func plainInitialiserMakesAManager() {
+    let manager = CBCentralManager()
+    #expect(manager.delegate == nil && manager.queue.label == "com.apple.main-thread")
+}
