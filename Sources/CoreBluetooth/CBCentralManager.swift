@@ -1,0 +1,304 @@
+// CBCentralManager: the app's central role (scan, connect, retrieve) over a CentralBackend.
+import BluetoothCore
+import Foundation
+
+/// The central role (Apple's `CBCentralManager`).
+///
+/// Delegate methods run on the queue given at init (the main queue when nil: a daemon must run `dispatchMain()` or
+/// the main RunLoop). Commands are refused with `[CoreBluetooth] API MISUSE: ...` on standard error unless the state
+/// is `.poweredOn`. The controller is chosen by `CBCentralManagerOptionTransportKey`, else the environment variable
+/// `OCB_TRANSPORT`, else the kernel socket on hci0 (see ``CentralTransport``).
+///
+/// State restoration: with `CBCentralManagerOptionRestoreIdentifierKey` the manager keeps its connected and pending
+/// peripherals and its scan in `<identifier>.json` (see `RestorationStore`: `$OCB_STATE_DIR`, else
+/// `$XDG_STATE_HOME/opencorebluetooth`, else `~/.local/state/opencorebluetooth`). A manager made later with the same
+/// identifier calls `centralManager(_:willRestoreState:)` before the first state update, then, once powered on,
+/// connects to the restored peripherals again and resumes the scan.
+open class CBCentralManager: CBManager, @unchecked Sendable {
+    /// Optional features of the controller (Apple's `CBCentralManager.Feature`).
+    public struct Feature: OptionSet, Sendable, Hashable {
+        public let rawValue: UInt
+        public init(rawValue: UInt) { self.rawValue = rawValue }
+        /// LE extended advertising scan and connect (Core v5.4 Vol 6 Part B §4.4.2.1).
+        public static let extendedScanAndConnect = Feature(rawValue: 1 << 0)
+    }
+
+    let queue: DispatchQueue
+    let backend: any CentralBackend
+    let restoration: RestorationStore?
+    weak var storedDelegate: (any CBCentralManagerDelegate)?
+
+    // All of the following are guarded by `lock`.
+    var controllerAddress: BluetoothAddress?
+    var hasReportedState = false
+    var storedIsScanning = false
+    var scanParameters: ScanParameters?
+    /// The last advertisement reported per peer in this scan (RSSI left out), for duplicate filtering.
+    var reported: [PeerAddress: AdvertisementReport] = [:]
+    var lastRSSI: [PeerAddress: Int] = [:]
+    /// Peripherals connecting, connected or disconnecting (strong), and all handed out (weak).
+    var active: [PeerAddress: CBPeripheral] = [:]
+    var handedOut: [PeerAddress: WeakPeripheral] = [:]
+    var knownPeers: [UUID: PeerAddress] = [:]
+    /// Restored peripherals and scan waiting for the first `.poweredOn`.
+    var restorePending: (peripherals: [CBPeripheral], scan: ScanParameters?)?
+    var requestCounter: UInt64 = 0
+
+    /// Makes a manager with no delegate on the main queue.
+    public convenience init() {
+        let (backend, directory) = Self.defaultBackend(options: nil)
+        self.init(delegate: nil, queue: nil, options: nil, backend: backend, stateDirectory: directory)
+    }
+
+    /// Makes a manager whose delegate is called on `queue` (the main queue when nil).
+    public convenience init(delegate: (any CBCentralManagerDelegate)?, queue: DispatchQueue?) {
+        let (backend, directory) = Self.defaultBackend(options: nil)
+        self.init(delegate: delegate, queue: queue, options: nil, backend: backend, stateDirectory: directory)
+    }
+
+    /// Makes a manager with options (`CBCentralManagerOption...Key`).
+    public convenience init(delegate: (any CBCentralManagerDelegate)?, queue: DispatchQueue?, options: [String: Any]? = nil) {
+        let (backend, directory) = Self.defaultBackend(options: options)
+        self.init(delegate: delegate, queue: queue, options: options, backend: backend, stateDirectory: directory)
+    }
+
+    /// The backend from `CentralBackendFactory` for the transport in the options or `OCB_TRANSPORT`, and the state directory.
+    private static func defaultBackend(options: [String: Any]?) -> (any CentralBackend, URL) {
+        let environment = ProcessInfo.processInfo.environment
+        let directory = RestorationStore.defaultDirectory(environment: environment)
+        let restoreIdentifier = options?[CBCentralManagerOptionRestoreIdentifierKey] as? String
+        var transport = CentralTransport.default
+        if let text = options?[CBCentralManagerOptionTransportKey] as? String ?? environment["OCB_TRANSPORT"] {
+            guard let parsed = CentralTransport(text) else {
+                Diagnostics.misuse("invalid transport \"\(text.prefix(100))\" (expected hci0, user:hci0, tcp:HOST:PORT or serial:PATH@BAUD)")
+                return (UnavailableBackend(), directory)
+            }
+            transport = parsed
+        }
+        return (CentralBackendFactory.make(CentralBackendConfiguration(transport: transport, restoreIdentifier: restoreIdentifier)), directory)
+    }
+
+    /// Makes a manager over a given backend, keeping restoration state under `stateDirectory` (tests, tools).
+    public init(delegate: (any CBCentralManagerDelegate)?, queue: DispatchQueue?, options: [String: Any]?,
+                backend: any CentralBackend, stateDirectory: URL) {
+        self.queue = queue ?? DispatchQueue.main
+        self.backend = backend
+        self.storedDelegate = delegate
+        let restoreIdentifier = options?[CBCentralManagerOptionRestoreIdentifierKey] as? String
+        restoration = restoreIdentifier.map { RestorationStore(identifier: $0, directory: stateDirectory) }
+        super.init(subclass: ())
+        if let record = restoration?.load() { restore(record) }
+        backend.start { [weak self] event in
+            guard let self else { return }
+            self.queue.async { self.handle(event) }
+        }
+    }
+
+    deinit {
+        backend.stop()
+    }
+
+    /// The delegate (weak).
+    public var delegate: (any CBCentralManagerDelegate)? {
+        get { lock.run { storedDelegate } }
+        set { lock.run { storedDelegate = newValue } }
+    }
+
+    /// True between `scanForPeripherals(withServices:options:)` and `stopScan()` (or a state below `.poweredOn`).
+    public var isScanning: Bool { lock.run { storedIsScanning } }
+
+    /// Whether the controller supports `features`. Set by the host runtime through `CentralBackendFactory.supportedFeatures`.
+    public class func supports(_ features: Feature) -> Bool {
+        CentralBackendFactory.supportedFeatures.contains(features)
+    }
+
+    /// Scans for advertising peripherals, every one when `serviceUUIDs` is nil, else those advertising one of them
+    /// (or soliciting one of `CBCentralManagerScanOptionSolicitedServiceUUIDsKey`). Without
+    /// `CBCentralManagerScanOptionAllowDuplicatesKey` each peripheral is reported once per scan, and again only when
+    /// its advertisement changes. A new call replaces the running scan.
+    public func scanForPeripherals(withServices serviceUUIDs: [CBUUID]?, options: [String: Any]? = nil) {
+        let parameters = ScanParameters(
+            services: serviceUUIDs?.map(\.bluetoothUUID),
+            allowDuplicates: Self.bool(options?[CBCentralManagerScanOptionAllowDuplicatesKey]),
+            solicitedServices: (options?[CBCentralManagerScanOptionSolicitedServiceUUIDsKey] as? [CBUUID])?.map(\.bluetoothUUID) ?? [])
+        let accepted: Bool = lock.run {
+            guard storedState == .poweredOn else { return false }
+            storedIsScanning = true
+            scanParameters = parameters
+            reported = [:]
+            lastRSSI = [:]
+            return true
+        }
+        guard accepted else {
+            return Diagnostics.misuse("<CBCentralManager: \(Unmanaged.passUnretained(self).toOpaque())> can only accept this command while in the powered on state")
+        }
+        saveRestoration()
+        queue.async { self.backend.startScan(parameters) }
+    }
+
+    /// Stops scanning.
+    public func stopScan() {
+        let wasScanning: Bool = lock.run {
+            guard storedState == .poweredOn else { return false }
+            let was = storedIsScanning
+            storedIsScanning = false
+            scanParameters = nil
+            return was
+        }
+        guard wasScanning else {
+            if state != .poweredOn { misuseNotPoweredOn() }
+            return
+        }
+        saveRestoration()
+        queue.async { self.backend.stopScan() }
+    }
+
+    /// Connects; answers `didConnect` or `didFailToConnect`. Never times out by itself: cancel it with
+    /// `cancelPeripheralConnection(_:)`. Options: `CBConnectPeripheralOptionStartDelayKey` (seconds) and
+    /// `CBConnectPeripheralOptionEnableAutoReconnect` are honoured; the alert and bridging options are ignored.
+    public func connect(_ peripheral: CBPeripheral, options: [String: Any]? = nil) {
+        enum Outcome { case start, alreadyConnected, ignore, notPoweredOn, foreign }
+        let outcome: Outcome = lock.run {
+            guard storedState == .poweredOn else { return .notPoweredOn }
+            guard peripheral.manager === self else { return .foreign }
+            switch peripheral.storedState {
+            case .connected: return .alreadyConnected
+            case .connecting, .disconnecting: return .ignore
+            case .disconnected:
+                peripheral.storedState = .connecting
+                peripheral.cancelRequested = false
+                peripheral.autoReconnect = Self.bool(options?[CBConnectPeripheralOptionEnableAutoReconnect])
+                active[peripheral.peer] = peripheral
+                return .start
+            }
+        }
+        switch outcome {
+        case .notPoweredOn: misuseNotPoweredOn()
+        case .foreign: Diagnostics.misuse("\(peripheral) does not belong to this central manager")
+        case .ignore: break
+        case .alreadyConnected:
+            queue.async { self.delegate?.centralManager(self, didConnect: peripheral) }
+        case .start:
+            saveRestoration()
+            let delay = (options?[CBConnectPeripheralOptionStartDelayKey] as? NSNumber)?.doubleValue ?? 0
+            let send: @Sendable () -> Void = { [self] in
+                guard peripheral.state == .connecting else { return }
+                backend.connect(peripheral.peer)
+            }
+            if delay > 0, delay.isFinite {
+                queue.asyncAfter(deadline: .now() + min(delay, 86_400), execute: send)
+            } else {
+                queue.async(execute: send)
+            }
+        }
+    }
+
+    /// Cancels a pending connection or disconnects; answers `didDisconnectPeripheral` with a nil error.
+    public func cancelPeripheralConnection(_ peripheral: CBPeripheral) {
+        enum Outcome { case cancel, ignore, notPoweredOn }
+        let outcome: Outcome = lock.run {
+            guard storedState == .poweredOn else { return .notPoweredOn }
+            guard peripheral.manager === self, peripheral.storedState == .connecting || peripheral.storedState == .connected
+            else { return .ignore }
+            peripheral.storedState = .disconnecting
+            peripheral.cancelRequested = true
+            return .cancel
+        }
+        switch outcome {
+        case .notPoweredOn: misuseNotPoweredOn()
+        case .ignore: break
+        case .cancel:
+            saveRestoration()
+            queue.async { self.backend.cancelConnection(peripheral.peer) }
+        }
+    }
+
+    /// The peripherals with these identifiers that this manager has seen (or restored); unknown ones are left out.
+    public func retrievePeripherals(withIdentifiers identifiers: [UUID]) -> [CBPeripheral] {
+        lock.run {
+            identifiers.compactMap { identifier in knownPeers[identifier].map { peripheral(for: $0, identifier: identifier) } }
+        }
+    }
+
+    /// The connected peripherals of this manager having a discovered service among `serviceUUIDs` (every connected
+    /// one when the array is empty).
+    public func retrieveConnectedPeripherals(withServices serviceUUIDs: [CBUUID]) -> [CBPeripheral] {
+        let wanted = Set(serviceUUIDs.map(\.bluetoothUUID))
+        return lock.run {
+            active.values.filter { peripheral in
+                peripheral.storedState == .connected
+                    && (wanted.isEmpty || (peripheral.storedServices ?? []).contains { wanted.contains($0.uuid.bluetoothUUID) })
+            }.sorted { $0.identifier.uuidString < $1.identifier.uuidString }
+        }
+    }
+
+    /// iOS 5-6: retrieves known peripherals by UUID (`UUID`, `NSUUID` or UUID strings; CFUUID does not exist here);
+    /// answers `centralManager(_:didRetrievePeripherals:)`.
+    @available(*, deprecated, message: "Use retrievePeripherals(withIdentifiers:) instead")
+    public func retrievePeripherals(_ peripheralUUIDs: [Any]) {
+        let identifiers = peripheralUUIDs.compactMap { item -> UUID? in
+            if let uuid = item as? UUID { return uuid }
+            if let text = item as? String { return UUID(uuidString: text) }
+            return nil
+        }
+        let found = retrievePeripherals(withIdentifiers: identifiers)
+        queue.async { self.delegate?.centralManager(self, didRetrievePeripherals: found) }
+    }
+
+    /// iOS 5-6: retrieves the connected peripherals; answers `centralManager(_:didRetrieveConnectedPeripherals:)`.
+    @available(*, deprecated, message: "Use retrieveConnectedPeripherals(withServices:) instead")
+    public func retrieveConnectedPeripherals() {
+        let found = retrieveConnectedPeripherals(withServices: [])
+        queue.async { self.delegate?.centralManager(self, didRetrieveConnectedPeripherals: found) }
+    }
+
+    /// iOS 13 connection events: not available on Linux (logged; no event is ever reported).
+    public func registerForConnectionEvents(options: [String: Any]? = nil) {
+        Diagnostics.warning("registerForConnectionEvents(options:) is not supported on Linux")
+    }
+
+    // MARK: Internals
+
+    func nextRequestNumber() -> UInt64 {
+        lock.run {
+            requestCounter &+= 1
+            return requestCounter
+        }
+    }
+
+    /// The peripheral object for `peer`, the same one while the app holds it (lock held).
+    func peripheral(for peer: PeerAddress, identifier: UUID? = nil) -> CBPeripheral {
+        if let existing = active[peer] ?? handedOut[peer]?.value { return existing }
+        let id = identifier ?? PeripheralIdentifier.make(controller: controllerAddress ?? .zero, peer: peer)
+        let created = CBPeripheral(identifier: id, peer: peer, manager: self)
+        if handedOut.count > 64, handedOut.count.isMultiple(of: 64) { handedOut = handedOut.filter { $0.value.value != nil } }
+        handedOut[peer] = WeakPeripheral(value: created)
+        knownPeers[id] = peer
+        return created
+    }
+
+    func misuseNotPoweredOn() {
+        Diagnostics.misuse("<CBCentralManager: \(Unmanaged.passUnretained(self).toOpaque())> can only accept this command while in the powered on state")
+    }
+
+    static func bool(_ value: Any?) -> Bool {
+        if let flag = value as? Bool { return flag }
+        return (value as? NSNumber)?.boolValue ?? false
+    }
+}
+
+/// A weak reference to a peripheral handed out to the app.
+struct WeakPeripheral {
+    weak var value: CBPeripheral?
+}
+
+extension CentralBackendFactory {
+    private static let featureLock = StateLock()
+    nonisolated(unsafe) private static var featureStorage: CBCentralManager.Feature = []
+
+    /// What `CBCentralManager.supports(_:)` answers; empty until the host runtime sets it.
+    public static var supportedFeatures: CBCentralManager.Feature {
+        get { featureLock.run { featureStorage } }
+        set { featureLock.run { featureStorage = newValue } }
+    }
+}

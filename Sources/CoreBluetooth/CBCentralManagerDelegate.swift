@@ -1,0 +1,56 @@
+// CBCentralManagerDelegate: the central manager's callbacks, optional ones with empty default implementations.
+import Foundation
+
+/// The delegate of a `CBCentralManager` (Apple's `CBCentralManagerDelegate`). Every method is called on the
+/// manager's queue. Only `centralManagerDidUpdateState(_:)` is required; the others default to doing nothing.
+public protocol CBCentralManagerDelegate: NSObjectProtocol {
+    /// The manager's state changed. Comes first (after `willRestoreState` when restoring); below `.poweredOn`
+    /// scanning has stopped, connections have ended and every peripheral from this manager is invalid.
+    func centralManagerDidUpdateState(_ central: CBCentralManager)
+    /// The manager is being restored (restore identifier option): `dict` holds
+    /// `CBCentralManagerRestoredStatePeripheralsKey` (`[CBPeripheral]`), `...ScanServicesKey` (`[CBUUID]`) and
+    /// `...ScanOptionsKey` (`[String: Any]`). Called before `centralManagerDidUpdateState(_:)`.
+    func centralManager(_ central: CBCentralManager, willRestoreState dict: [String: Any])
+    /// A peripheral was discovered while scanning; `advertisementData` uses the `CBAdvertisementData...` keys,
+    /// `RSSI` is dBm.
+    func centralManager(_ central: CBCentralManager, didDiscover peripheral: CBPeripheral,
+                        advertisementData: [String: Any], rssi RSSI: NSNumber)
+    /// `connect(_:options:)` succeeded.
+    func centralManager(_ central: CBCentralManager, didConnect peripheral: CBPeripheral)
+    /// `connect(_:options:)` failed; `error` is a `CBError`.
+    func centralManager(_ central: CBCentralManager, didFailToConnect peripheral: CBPeripheral, error: (any Error)?)
+    /// A connection ended: `error` is nil after `cancelPeripheralConnection(_:)`, otherwise a `CBError`.
+    func centralManager(_ central: CBCentralManager, didDisconnectPeripheral peripheral: CBPeripheral, error: (any Error)?)
+    /// A connection ended (iOS 17): `timestamp` is `CFAbsoluteTime`, `isReconnecting` true when the auto-reconnect
+    /// option reconnects. The manager calls only this one; its default implementation calls
+    /// `centralManager(_:didDisconnectPeripheral:error:)`, so implementing either works as on iOS.
+    func centralManager(_ central: CBCentralManager, didDisconnectPeripheral peripheral: CBPeripheral,
+                        timestamp: CFAbsoluteTime, isReconnecting: Bool, error: (any Error)?)
+    /// A connection event matched `registerForConnectionEvents(options:)` (never on Linux).
+    func centralManager(_ central: CBCentralManager, connectionEventDidOccur event: CBConnectionEvent, for peripheral: CBPeripheral)
+    /// The ANCS authorization changed (never on Linux).
+    func centralManager(_ central: CBCentralManager, didUpdateANCSAuthorizationFor peripheral: CBPeripheral)
+    /// The answer to the deprecated `retrievePeripherals(_:)` (iOS 5-6 API).
+    @available(*, deprecated, message: "Use retrievePeripherals(withIdentifiers:) instead")
+    func centralManager(_ central: CBCentralManager, didRetrievePeripherals peripherals: [CBPeripheral])
+    /// The answer to the deprecated `retrieveConnectedPeripherals()` (iOS 5-6 API).
+    @available(*, deprecated, message: "Use retrieveConnectedPeripherals(withServices:) instead")
+    func centralManager(_ central: CBCentralManager, didRetrieveConnectedPeripherals peripherals: [CBPeripheral])
+}
+
+extension CBCentralManagerDelegate {
+    public func centralManager(_ central: CBCentralManager, willRestoreState dict: [String: Any]) {}
+    public func centralManager(_ central: CBCentralManager, didDiscover peripheral: CBPeripheral,
+                               advertisementData: [String: Any], rssi RSSI: NSNumber) {}
+    public func centralManager(_ central: CBCentralManager, didConnect peripheral: CBPeripheral) {}
+    public func centralManager(_ central: CBCentralManager, didFailToConnect peripheral: CBPeripheral, error: (any Error)?) {}
+    public func centralManager(_ central: CBCentralManager, didDisconnectPeripheral peripheral: CBPeripheral, error: (any Error)?) {}
+    public func centralManager(_ central: CBCentralManager, didDisconnectPeripheral peripheral: CBPeripheral,
+                               timestamp: CFAbsoluteTime, isReconnecting: Bool, error: (any Error)?) {
+        centralManager(central, didDisconnectPeripheral: peripheral, error: error)
+    }
+    public func centralManager(_ central: CBCentralManager, connectionEventDidOccur event: CBConnectionEvent, for peripheral: CBPeripheral) {}
+    public func centralManager(_ central: CBCentralManager, didUpdateANCSAuthorizationFor peripheral: CBPeripheral) {}
+    public func centralManager(_ central: CBCentralManager, didRetrievePeripherals peripherals: [CBPeripheral]) {}
+    public func centralManager(_ central: CBCentralManager, didRetrieveConnectedPeripherals peripherals: [CBPeripheral]) {}
+}

@@ -1,0 +1,46 @@
+// The option keys of CBCentralManager's initialiser, scan, connect and state restoration, plus the Linux transport key.
+
+// MARK: Initialisation options (init(delegate:queue:options:))
+
+/// `NSNumber` (Bool): warn the user when Bluetooth is off. Accepted and ignored on Linux (no UI).
+public let CBCentralManagerOptionShowPowerAlertKey: String = "kCBInitOptionShowPowerAlert"
+/// `String`: opts in to state preservation and restoration under this identifier (a state file, see `CBCentralManager`).
+public let CBCentralManagerOptionRestoreIdentifierKey: String = "kCBInitOptionRestoreIdentifier"
+/// Linux only, `String`: the controller to use. Same syntax as the `OCB_TRANSPORT` environment variable:
+/// `hci0` (kernel HCI socket, the default), `user:hci0` (HCI user channel), `tcp:HOST:PORT` (H4 over TCP),
+/// `serial:/dev/ttyUSB0@1000000` (H4 over a UART at that baud rate). See ``CentralTransport``.
+public let CBCentralManagerOptionTransportKey: String = "kOCBInitOptionTransport"
+
+// MARK: Scan options (scanForPeripherals(withServices:options:))
+
+/// `NSNumber` (Bool), default false: report every advertisement instead of one discovery per peripheral per scan.
+public let CBCentralManagerScanOptionAllowDuplicatesKey: String = "kCBScanOptionAllowDuplicates"
+/// `[CBUUID]`: also discover peripherals that solicit any of these services.
+public let CBCentralManagerScanOptionSolicitedServiceUUIDsKey: String = "kCBScanOptionSolicitedServiceUUIDs"
+
+// MARK: Connect options (connect(_:options:))
+
+/// `NSNumber` (Bool): alert on connection while suspended. Accepted and ignored on Linux.
+public let CBConnectPeripheralOptionNotifyOnConnectionKey: String = "kCBConnectOptionNotifyOnConnection"
+/// `NSNumber` (Bool): alert on disconnection while suspended. Accepted and ignored on Linux.
+public let CBConnectPeripheralOptionNotifyOnDisconnectionKey: String = "kCBConnectOptionNotifyOnDisconnection"
+/// `NSNumber` (Bool): alert on notifications while suspended. Accepted and ignored on Linux.
+public let CBConnectPeripheralOptionNotifyOnNotificationKey: String = "kCBConnectOptionNotifyOnNotification"
+/// `NSNumber`, seconds: delay before the connection attempt starts.
+public let CBConnectPeripheralOptionStartDelayKey: String = "kCBConnectOptionStartDelay"
+/// `NSNumber` (Bool): bridge classic and LE transports. Accepted and ignored on Linux (LE only).
+public let CBConnectPeripheralOptionEnableTransportBridgingKey: String = "kCBConnectOptionEnableTransportBridging"
+/// `NSNumber` (Bool): require ANCS. Accepted and ignored on Linux (`ancsAuthorized` stays false).
+public let CBConnectPeripheralOptionRequiresANCS: String = "kCBConnectOptionRequiresANCS"
+/// `NSNumber` (Bool): after a disconnection not asked for, connect again by itself; the disconnect callback
+/// then says `isReconnecting: true` (iOS 17).
+public let CBConnectPeripheralOptionEnableAutoReconnect: String = "kCBConnectOptionEnableAutoReconnect"
+
+// MARK: Restoration keys (centralManager(_:willRestoreState:))
+
+/// `[CBPeripheral]`: the peripherals that were connected or pending when the previous process ended.
+public let CBCentralManagerRestoredStatePeripheralsKey: String = "kCBRestoredPeripherals"
+/// `[CBUUID]`: the services the previous process was scanning for.
+public let CBCentralManagerRestoredStateScanServicesKey: String = "kCBRestoredScanServices"
+/// `[String: Any]`: the scan options the previous process was scanning with.
+public let CBCentralManagerRestoredStateScanOptionsKey: String = "kCBRestoredScanOptions"

@@ -1,0 +1,21 @@
+// CBManager: the base of Core Bluetooth managers, with the state and the authorization.
+import Foundation
+
+/// The base class of managers (Apple's `CBManager`).
+open class CBManager: NSObject, @unchecked Sendable {
+    /// Guards the manager, its peripherals and their attributes.
+    let lock = StateLock()
+    var storedState: CBManagerState = .unknown
+
+    init(subclass: Void) { super.init() }
+
+    /// The current state; `.unknown` until the first `centralManagerDidUpdateState(_:)`.
+    public var state: CBManagerState { lock.run { storedState } }
+
+    /// The app's authorization: `.allowedAlways` on Linux (no permission prompt; capabilities show as `.unauthorized` state).
+    public class var authorization: CBManagerAuthorization { .allowedAlways }
+
+    /// The app's authorization (iOS 13.0 instance form): `.denied` while the state is `.unauthorized`.
+    @available(*, deprecated, message: "Use CBManager.authorization instead")
+    public var authorization: CBManagerAuthorization { state == .unauthorized ? .denied : .allowedAlways }
+}

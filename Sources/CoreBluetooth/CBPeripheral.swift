@@ -1,0 +1,175 @@
+// CBPeripheral: a remote peripheral, its connection state, services and the GATT requests the app makes on it.
+import BluetoothCore
+import Foundation
+
+/// A remote peripheral (Apple's `CBPeripheral`).
+///
+/// Requests (discover, read, write, notify, RSSI) are queued per peripheral and answered on the manager's queue
+/// in the order they were made, each by exactly one delegate callback with a value or an error:
+/// - not connected → `CBError.notConnected` (and an API MISUSE log line, as iOS logs);
+/// - an attribute invalidated by a disconnect or Service Changed → `CBError.invalidHandle`;
+///   an attribute of another peripheral → `CBError.invalidParameters`;
+/// - property checks, as iOS: reading without `.read` → `CBATTError.readNotPermitted`; writing with response
+///   without `.write` → `CBATTError.writeNotPermitted`; `setNotifyValue` without `.notify`/`.indicate` →
+///   `CBATTError.requestNotSupported`; a value longer than 512 bytes → `CBATTError.invalidAttributeValueLength`;
+///   writing the CCCD (0x2902) with `writeValue(_:for:)` → `CBError.uuidNotAllowed`;
+/// - ATT Error Responses → `CBATTError` with the code on air; a disconnect mid-request → `CBError.peripheralDisconnected`.
+/// Writes without response have no callback: one the characteristic does not allow, or longer than
+/// `maximumWriteValueLength(for: .withoutResponse)`, is dropped with a logged warning.
+open class CBPeripheral: CBPeer, @unchecked Sendable {
+    let lock: StateLock
+    /// The controller's address of the device.
+    let peer: PeerAddress
+    let queue: DispatchQueue
+    let backend: any CentralBackend
+    weak var manager: CBCentralManager?
+
+    weak var storedDelegate: (any CBPeripheralDelegate)?
+    var storedName: String?
+    var storedState: CBPeripheralState = .disconnected
+    var storedServices: [CBService]?
+    var mtu = 23
+    var storedCanSend = true
+    /// Requests not yet answered, oldest first.
+    var operations: [PendingOperation] = []
+    /// Set by cancelPeripheralConnection until the link is down.
+    var cancelRequested = false
+    /// Connect options of the current connection.
+    var autoReconnect = false
+
+    init(identifier: UUID, peer: PeerAddress, manager: CBCentralManager) {
+        self.lock = manager.lock
+        self.peer = peer
+        self.queue = manager.queue
+        self.backend = manager.backend
+        self.manager = manager
+        super.init(identifier: identifier)
+    }
+
+    /// The delegate (weak). Its methods are called on the manager's queue.
+    public var delegate: (any CBPeripheralDelegate)? {
+        get { lock.run { storedDelegate } }
+        set { lock.run { storedDelegate = newValue } }
+    }
+    /// The GAP Device Name, or the advertised local name before one is read; nil if neither is known.
+    public var name: String? { lock.run { storedName } }
+    /// The connection state.
+    public var state: CBPeripheralState { lock.run { storedState } }
+    /// The services discovered so far, nil before `discoverServices(_:)` answered (and after a disconnect).
+    public var services: [CBService]? { lock.run { storedServices } }
+    /// False while the controller's buffers are full; `peripheralIsReady(toSendWriteWithoutResponse:)` follows.
+    public var canSendWriteWithoutResponse: Bool { lock.run { storedCanSend } }
+    /// Whether ANCS is authorized; always false on Linux.
+    public var ancsAuthorized: Bool { false }
+
+    /// The largest value one write can carry: ATT_MTU-3 without response (Core v5.4 Vol 3 Part F §3.4.5.3),
+    /// 512 with response (the maximum attribute value length, Vol 3 Part F §3.2.9; longer than ATT_MTU-3 uses
+    /// prepared writes), as iOS.
+    public func maximumWriteValueLength(for type: CBCharacteristicWriteType) -> Int {
+        switch type {
+        case .withResponse: 512
+        case .withoutResponse: lock.run { max(0, mtu - 3) }
+        }
+    }
+
+    /// Discovers primary services, all when `serviceUUIDs` is nil; answers `peripheral(_:didDiscoverServices:)`.
+    public func discoverServices(_ serviceUUIDs: [CBUUID]?) {
+        enqueue(.discoverServices(serviceUUIDs?.map(\.bluetoothUUID))) { nil }
+    }
+
+    /// Discovers the services `service` includes; answers `peripheral(_:didDiscoverIncludedServicesFor:error:)`.
+    public func discoverIncludedServices(_ includedServiceUUIDs: [CBUUID]?, for service: CBService) {
+        enqueue(.discoverIncludedServices(includedServiceUUIDs?.map(\.bluetoothUUID), service)) { self.ownershipError(service) }
+    }
+
+    /// Discovers characteristics of `service`; answers `peripheral(_:didDiscoverCharacteristicsFor:error:)`.
+    public func discoverCharacteristics(_ characteristicUUIDs: [CBUUID]?, for service: CBService) {
+        enqueue(.discoverCharacteristics(characteristicUUIDs?.map(\.bluetoothUUID), service)) { self.ownershipError(service) }
+    }
+
+    /// Discovers the descriptors of `characteristic`; answers `peripheral(_:didDiscoverDescriptorsFor:error:)`.
+    public func discoverDescriptors(for characteristic: CBCharacteristic) {
+        enqueue(.discoverDescriptors(characteristic)) { self.ownershipError(characteristic) }
+    }
+
+    /// Reads the value; answers `peripheral(_:didUpdateValueFor:error:)` (characteristic).
+    public func readValue(for characteristic: CBCharacteristic) {
+        enqueue(.readCharacteristic(characteristic)) {
+            if let error = self.ownershipError(characteristic) { return error }
+            return characteristic.properties.contains(.read) ? nil : CBATTError(.readNotPermitted)
+        }
+    }
+
+    /// Reads a descriptor; answers `peripheral(_:didUpdateValueFor:error:)` (descriptor).
+    public func readValue(for descriptor: CBDescriptor) {
+        enqueue(.readDescriptor(descriptor)) { self.ownershipError(descriptor) }
+    }
+
+    /// Writes the value. `.withResponse` answers `peripheral(_:didWriteValueFor:error:)`; `.withoutResponse` has no
+    /// callback (see the type's note for what is dropped).
+    public func writeValue(_ data: Data, for characteristic: CBCharacteristic, type: CBCharacteristicWriteType) {
+        let bytes = [UInt8](data)
+        switch type {
+        case .withResponse:
+            enqueue(.writeCharacteristic(characteristic, bytes, withResponse: true)) {
+                if let error = self.ownershipError(characteristic) { return error }
+                guard characteristic.properties.contains(.write) else { return CBATTError(.writeNotPermitted) }
+                return bytes.count > 512 ? CBATTError(.invalidAttributeValueLength) : nil
+            }
+        case .withoutResponse:
+            let refusal: String? = lock.run {
+                if storedState != .connected { return "\(self) can only accept commands while in the connected state" }
+                if ownershipError(characteristic) != nil { return "\(characteristic) is not a valid characteristic of \(self)" }
+                if !characteristic.properties.contains(.writeWithoutResponse) {
+                    return "Characteristic \(characteristic) does not specify the \"Write Without Response\" property - ignoring response-less write"
+                }
+                if bytes.count > max(0, mtu - 3) {
+                    return "write without response of \(bytes.count) bytes exceeds maximumWriteValueLength \(max(0, mtu - 3)) - ignoring it"
+                }
+                operations.append(PendingOperation(id: nil, kind: .writeCharacteristic(characteristic, bytes, withResponse: false)))
+                return nil
+            }
+            if let refusal {
+                Diagnostics.warning(refusal)
+            } else {
+                queue.async { self.pump() }
+            }
+        }
+    }
+
+    /// Writes a descriptor; answers `peripheral(_:didWriteValueFor:error:)` (descriptor). The CCCD (0x2902) is
+    /// refused with `CBError.uuidNotAllowed` (iOS raises an exception): use `setNotifyValue(_:for:)`.
+    public func writeValue(_ data: Data, for descriptor: CBDescriptor) {
+        let bytes = [UInt8](data)
+        enqueue(.writeDescriptor(descriptor, bytes)) {
+            if let error = self.ownershipError(descriptor) { return error }
+            if descriptor.uuid.bluetoothUUID == BluetoothUUID(0x2902) {
+                Diagnostics.misuse("Client Characteristic Configuration descriptors must be configured using setNotifyValue:forCharacteristic:")
+                return CBError(.uuidNotAllowed)
+            }
+            return bytes.count > 512 ? CBATTError(.invalidAttributeValueLength) : nil
+        }
+    }
+
+    /// Turns notifications (or indications, when the characteristic has only those) on or off by writing the CCCD;
+    /// answers `peripheral(_:didUpdateNotificationStateFor:error:)`, then `didUpdateValueFor` per notification.
+    public func setNotifyValue(_ enabled: Bool, for characteristic: CBCharacteristic) {
+        enqueue(.setNotify(characteristic, enabled)) {
+            if let error = self.ownershipError(characteristic) { return error }
+            let properties = characteristic.properties
+            return properties.contains(.notify) || properties.contains(.indicate) ? nil : CBATTError(.requestNotSupported)
+        }
+    }
+
+    /// Reads the connection's RSSI; answers `peripheral(_:didReadRSSI:error:)`.
+    public func readRSSI() {
+        enqueue(.readRSSI) { nil }
+    }
+
+    open override var description: String {
+        let details: String = lock.run {
+            "name = \(storedName ?? "(null)"), mtu = \(mtu), state = \(storedState)"
+        }
+        return "<CBPeripheral: \(Unmanaged.passUnretained(self).toOpaque()), identifier = \(identifier.uuidString), \(details)>"
+    }
+}

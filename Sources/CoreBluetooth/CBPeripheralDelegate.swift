@@ -1,0 +1,49 @@
+// CBPeripheralDelegate: a peripheral's callbacks, every one optional with an empty default implementation.
+import Foundation
+
+/// The delegate of a `CBPeripheral` (Apple's `CBPeripheralDelegate`). Called on the manager's queue, per
+/// peripheral in the order the requests were made; every request ends in exactly one of these.
+public protocol CBPeripheralDelegate: NSObjectProtocol {
+    /// The GAP Device Name changed (read after connecting, or a new advertised local name).
+    func peripheralDidUpdateName(_ peripheral: CBPeripheral)
+    /// A Service Changed indication invalidated these (previously discovered) services.
+    func peripheral(_ peripheral: CBPeripheral, didModifyServices invalidatedServices: [CBService])
+    /// The answer to `readRSSI()`: dBm, or an error (then `RSSI` is 0).
+    func peripheral(_ peripheral: CBPeripheral, didReadRSSI RSSI: NSNumber, error: (any Error)?)
+    /// The answer to `discoverServices(_:)`; the services are in `peripheral.services`.
+    func peripheral(_ peripheral: CBPeripheral, didDiscoverServices error: (any Error)?)
+    /// The answer to `discoverIncludedServices(_:for:)`; they are in `service.includedServices`.
+    func peripheral(_ peripheral: CBPeripheral, didDiscoverIncludedServicesFor service: CBService, error: (any Error)?)
+    /// The answer to `discoverCharacteristics(_:for:)`; they are in `service.characteristics`.
+    func peripheral(_ peripheral: CBPeripheral, didDiscoverCharacteristicsFor service: CBService, error: (any Error)?)
+    /// The answer to `readValue(for:)`, or a notification/indication; the value is `characteristic.value`.
+    func peripheral(_ peripheral: CBPeripheral, didUpdateValueFor characteristic: CBCharacteristic, error: (any Error)?)
+    /// The answer to `writeValue(_:for:type:)` with `.withResponse`.
+    func peripheral(_ peripheral: CBPeripheral, didWriteValueFor characteristic: CBCharacteristic, error: (any Error)?)
+    /// The answer to `setNotifyValue(_:for:)`; `characteristic.isNotifying` holds the new state.
+    func peripheral(_ peripheral: CBPeripheral, didUpdateNotificationStateFor characteristic: CBCharacteristic, error: (any Error)?)
+    /// The answer to `discoverDescriptors(for:)`; they are in `characteristic.descriptors`.
+    func peripheral(_ peripheral: CBPeripheral, didDiscoverDescriptorsFor characteristic: CBCharacteristic, error: (any Error)?)
+    /// The answer to `readValue(for:)` on a descriptor; the value is `descriptor.value`.
+    func peripheral(_ peripheral: CBPeripheral, didUpdateValueFor descriptor: CBDescriptor, error: (any Error)?)
+    /// The answer to `writeValue(_:for:)` on a descriptor.
+    func peripheral(_ peripheral: CBPeripheral, didWriteValueFor descriptor: CBDescriptor, error: (any Error)?)
+    /// `canSendWriteWithoutResponse` became true again.
+    func peripheralIsReady(toSendWriteWithoutResponse peripheral: CBPeripheral)
+}
+
+extension CBPeripheralDelegate {
+    public func peripheralDidUpdateName(_ peripheral: CBPeripheral) {}
+    public func peripheral(_ peripheral: CBPeripheral, didModifyServices invalidatedServices: [CBService]) {}
+    public func peripheral(_ peripheral: CBPeripheral, didReadRSSI RSSI: NSNumber, error: (any Error)?) {}
+    public func peripheral(_ peripheral: CBPeripheral, didDiscoverServices error: (any Error)?) {}
+    public func peripheral(_ peripheral: CBPeripheral, didDiscoverIncludedServicesFor service: CBService, error: (any Error)?) {}
+    public func peripheral(_ peripheral: CBPeripheral, didDiscoverCharacteristicsFor service: CBService, error: (any Error)?) {}
+    public func peripheral(_ peripheral: CBPeripheral, didUpdateValueFor characteristic: CBCharacteristic, error: (any Error)?) {}
+    public func peripheral(_ peripheral: CBPeripheral, didWriteValueFor characteristic: CBCharacteristic, error: (any Error)?) {}
+    public func peripheral(_ peripheral: CBPeripheral, didUpdateNotificationStateFor characteristic: CBCharacteristic, error: (any Error)?) {}
+    public func peripheral(_ peripheral: CBPeripheral, didDiscoverDescriptorsFor characteristic: CBCharacteristic, error: (any Error)?) {}
+    public func peripheral(_ peripheral: CBPeripheral, didUpdateValueFor descriptor: CBDescriptor, error: (any Error)?) {}
+    public func peripheral(_ peripheral: CBPeripheral, didWriteValueFor descriptor: CBDescriptor, error: (any Error)?) {}
+    public func peripheralIsReady(toSendWriteWithoutResponse peripheral: CBPeripheral) {}
+}

@@ -1,0 +1,103 @@
+// CBUUID: Apple's Bluetooth UUID object over BluetoothCore.BluetoothUUID, with SIG names in its description.
+import BluetoothCore
+import Foundation
+
+/// A Bluetooth UUID of 16, 32 or 128 bits (Apple's `CBUUID`; Core v5.4 Vol 3 Part B §2.5.1).
+///
+/// Short forms lie on the Base UUID, so `CBUUID(string: "180D") == CBUUID(string: "0000180D-0000-1000-8000-00805F9B34FB")`.
+/// `uuidString` and `data` use the shortest form ("180D", 2 bytes big-endian `18 0D`); `description` gives the
+/// SIG name when ``nameLookup`` knows one ("Heart Rate"), otherwise `uuidString`.
+///
+/// Malformed input: Apple raises an Objective-C exception for an invalid string or data length. Here nothing traps:
+/// `init(string:)` / `init(data:)` log `[CoreBluetooth] API MISUSE: ...` and yield the all-zero 128-bit UUID
+/// `00000000-0000-0000-0000-000000000000`, which matches no real attribute. Use ``init(validating:)`` to get `nil`
+/// instead when the text comes from outside.
+open class CBUUID: NSObject, NSCopying, @unchecked Sendable {
+    /// The UUID value.
+    public let bluetoothUUID: BluetoothUUID
+
+    /// Makes a CBUUID from a BluetoothCore UUID.
+    public init(bluetoothUUID: BluetoothUUID) {
+        self.bluetoothUUID = bluetoothUUID
+        super.init()
+    }
+
+    /// Parses "180D", "0000180D" or "0000180D-0000-1000-8000-00805F9B34FB" (either case).
+    /// Malformed text logs an API misuse and gives the zero UUID (see the type's note).
+    public convenience init(string theString: String) {
+        if let uuid = BluetoothUUID(theString) {
+            self.init(bluetoothUUID: uuid)
+        } else {
+            Diagnostics.misuse("CBUUID(string:) given an invalid UUID string \"\(theString.prefix(64))\"; using 00000000-0000-0000-0000-000000000000")
+            self.init(bluetoothUUID: BluetoothUUID(high: 0, low: 0))
+        }
+    }
+
+    /// Makes a UUID from 2, 4 or 16 bytes in big-endian (text) order. Other lengths log an API misuse and give the zero UUID.
+    public convenience init(data theData: Data) {
+        if let uuid = Self.uuid(bigEndian: [UInt8](theData)) {
+            self.init(bluetoothUUID: uuid)
+        } else {
+            Diagnostics.misuse("CBUUID(data:) given \(theData.count) bytes (2, 4 or 16 expected); using 00000000-0000-0000-0000-000000000000")
+            self.init(bluetoothUUID: BluetoothUUID(high: 0, low: 0))
+        }
+    }
+
+    /// Makes a 128-bit UUID from a Foundation UUID.
+    public convenience init(nsuuid theUUID: UUID) {
+        let u = theUUID.uuid
+        let bytes = [u.0, u.1, u.2, u.3, u.4, u.5, u.6, u.7, u.8, u.9, u.10, u.11, u.12, u.13, u.14, u.15]
+        self.init(bluetoothUUID: BluetoothUUID(bigEndianBytes: bytes) ?? BluetoothUUID(high: 0, low: 0))
+    }
+
+    /// Parses like ``init(string:)`` but returns nil for malformed text instead of logging (for outside input).
+    public convenience init?(validating string: String) {
+        guard let uuid = BluetoothUUID(string) else { return nil }
+        self.init(bluetoothUUID: uuid)
+    }
+
+    /// The shortest text form: "180D", "12345678" or the upper-case 128-bit form with dashes.
+    open var uuidString: String { bluetoothUUID.description }
+
+    /// The shortest big-endian form: 2, 4 or 16 bytes.
+    open var data: Data {
+        let bytes = bluetoothUUID.bigEndianBytes
+        if bluetoothUUID.uuid16 != nil { return Data(bytes[2..<4]) }
+        if bluetoothUUID.uuid32 != nil { return Data(bytes[0..<4]) }
+        return Data(bytes)
+    }
+
+    /// The SIG-assigned name if ``nameLookup`` knows the UUID, otherwise `uuidString`.
+    open override var description: String { Self.nameLookup(bluetoothUUID) ?? uuidString }
+
+    open override var debugDescription: String { description }
+
+    open override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? CBUUID else { return false }
+        return other.bluetoothUUID == bluetoothUUID
+    }
+
+    open override var hash: Int { bluetoothUUID.hashValue }
+
+    open func copy(with zone: NSZone? = nil) -> Any { self }
+
+    // MARK: Name lookup hook
+
+    private static let lookupLock = StateLock()
+    nonisolated(unsafe) private static var lookupStorage: @Sendable (BluetoothUUID) -> String? = { _ in nil }
+
+    /// Where `description` finds SIG names (e.g. 0x180D → "Heart Rate"); returns nil for unnamed UUIDs.
+    /// The default knows no names; the integration points it at the assigned-numbers table.
+    public static var nameLookup: @Sendable (BluetoothUUID) -> String? {
+        get { lookupLock.run { lookupStorage } }
+        set { lookupLock.run { lookupStorage = newValue } }
+    }
+
+    /// 16-bit and 32-bit values come first in big-endian order: `18 0D` → 0x180D.
+    static func uuid(bigEndian bytes: [UInt8]) -> BluetoothUUID? {
+        switch bytes.count {
+        case 2, 4, 16: BluetoothUUID(littleEndianBytes: bytes.reversed())
+        default: nil
+        }
+    }
+}

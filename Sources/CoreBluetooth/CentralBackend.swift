@@ -1,0 +1,119 @@
+// The interface between the CoreBluetooth facade and the host runtime: commands down, BackendEvent up.
+import BluetoothCore
+
+/// A remote LE device as the controller addresses it: its address and HCI address type
+/// (Core v5.4 Vol 4 Part E §7.7.65.2). The key of every peripheral in the backend interface.
+public struct PeerAddress: Hashable, Sendable, CustomStringConvertible {
+    /// The device address.
+    public var address: BluetoothAddress
+    /// The address type (public, random, or resolved identity).
+    public var type: AddressType
+
+    /// Makes a peer address.
+    public init(address: BluetoothAddress, type: AddressType) {
+        self.address = address
+        self.type = type
+    }
+
+    public var description: String { "\(address) (\(type))" }
+}
+
+/// A token the facade gives each request; the backend echoes it in the matching ``BackendEvent/response(_:_:_:)``.
+public struct RequestID: Hashable, Sendable, CustomStringConvertible {
+    /// The number, unique per manager.
+    public let rawValue: UInt64
+    /// Makes a token.
+    public init(rawValue: UInt64) { self.rawValue = rawValue }
+    public var description: String { "#\(rawValue)" }
+}
+
+/// What to scan for. The facade filters and de-duplicates itself; the backend may use these to filter early.
+public struct ScanParameters: Hashable, Sendable {
+    /// Services to look for in advertised service UUIDs; nil means every peripheral.
+    public var services: [BluetoothUUID]?
+    /// Whether the app asked for every advertisement. The backend must deliver changed advertisements in any case
+    /// (so controller-side duplicate filtering, Vol 4 Part E §7.8.11, is to be left off or reset often).
+    public var allowDuplicates: Bool
+    /// Services to look for in Service Solicitation AD structures.
+    public var solicitedServices: [BluetoothUUID]
+
+    /// Makes scan parameters.
+    public init(services: [BluetoothUUID]?, allowDuplicates: Bool, solicitedServices: [BluetoothUUID]) {
+        self.services = services
+        self.allowDuplicates = allowDuplicates
+        self.solicitedServices = solicitedServices
+    }
+}
+
+/// The controller to use, parsed from `CBCentralManagerOptionTransportKey` or `OCB_TRANSPORT`.
+public struct CentralBackendConfiguration: Sendable, Hashable {
+    /// The transport.
+    public var transport: CentralTransport
+    /// The restore identifier, if the app opted in to state restoration.
+    public var restoreIdentifier: String?
+
+    /// Makes a configuration.
+    public init(transport: CentralTransport, restoreIdentifier: String?) {
+        self.transport = transport
+        self.restoreIdentifier = restoreIdentifier
+    }
+}
+
+/// The host runtime as the CoreBluetooth facade drives it.
+///
+/// Contract:
+/// - Every method returns at once (it must not block on the radio); results come back as ``BackendEvent``s through
+///   the handler given to ``start(eventHandler:)``, from any thread, in the order they happened.
+/// - The facade calls the methods from the delegate queue of its manager, never two at once for one backend.
+/// - Per peer the facade sends at most one request (one with a ``RequestID``) at a time and waits for its
+///   ``BackendEvent/response(_:_:_:)``; writes without response have no response and may come between.
+/// - Every request gets exactly one response, or the peer's ``BackendEvent/disconnected(_:reason:)`` (which fails
+///   it). `connect` ends in exactly one `connected`, `connectionFailed` or (after `cancelConnection`) `disconnected`.
+/// - Handles are ATT handles (Core v5.4 Vol 3 Part F §3.2.2); values are the bytes on air.
+public protocol CentralBackend: AnyObject, Sendable {
+    /// Opens the transport and brings the controller up. Reports ``BackendEvent/stateChanged(_:controller:)`` first
+    /// (at least once, even if the state is `.unsupported`), then every other event.
+    func start(eventHandler: @escaping @Sendable (BackendEvent) -> Void)
+    /// Closes the transport; no event follows.
+    func stop()
+
+    /// Starts (or restarts with new parameters) LE scanning, active (scan requests on), so scan responses merge
+    /// into advertisements (Vol 4 Part E §7.8.10/§7.8.64).
+    func startScan(_ parameters: ScanParameters)
+    /// Stops scanning.
+    func stopScan()
+
+    /// Starts a connection to `peer` with no timeout (LE Create Connection, Vol 4 Part E §7.8.12) and, once
+    /// connected, exchanges the MTU (Vol 3 Part F §3.4.2.1) before reporting `connected`.
+    func connect(_ peer: PeerAddress)
+    /// Cancels a pending connection (LE Create Connection Cancel) or disconnects (Disconnect, reason 0x13).
+    func cancelConnection(_ peer: PeerAddress)
+
+    /// Primary service discovery (Vol 3 Part G §4.4.1 all, §4.4.2 by UUID when `uuids` has one element).
+    /// Responds with ``BackendResponse/services(_:)``.
+    func discoverServices(_ peer: PeerAddress, request: RequestID, uuids: [BluetoothUUID]?)
+    /// Find Included Services within the service range (Vol 3 Part G §4.5.1). Responds with `.services`.
+    func discoverIncludedServices(_ peer: PeerAddress, request: RequestID, in service: ClosedRange<UInt16>)
+    /// Characteristic discovery within the service range (Vol 3 Part G §4.6.1/§4.6.2). Responds with `.characteristics`.
+    func discoverCharacteristics(_ peer: PeerAddress, request: RequestID, in service: ClosedRange<UInt16>, uuids: [BluetoothUUID]?)
+    /// Discover All Characteristic Descriptors in the range after the value handle (Vol 3 Part G §4.7.1).
+    /// An empty range needs no request: the facade does not send one. Responds with `.descriptors`.
+    func discoverDescriptors(_ peer: PeerAddress, request: RequestID, in range: ClosedRange<UInt16>)
+    /// Reads a value in full: Read Request, then Read Blob Requests while the value fills the PDU
+    /// (Vol 3 Part G §4.8.1/§4.8.3, §4.12.1). Responds with `.value`.
+    func read(_ peer: PeerAddress, request: RequestID, handle: UInt16)
+    /// Writes a value. `withResponse`: Write Request, or Prepare/Execute Write when longer than ATT_MTU-3
+    /// (Vol 3 Part G §4.9.3/§4.9.4), responding with `.written`. Without response: Write Command (§4.9.1), no
+    /// response, `request` is nil; if the controller's buffers are full the backend may drop it and reports
+    /// ``BackendEvent/writeWithoutResponseAvailability(_:canSend:)``.
+    func write(_ peer: PeerAddress, request: RequestID?, handle: UInt16, value: [UInt8], withResponse: Bool)
+    /// Writes the Client Characteristic Configuration of the characteristic whose value handle is `valueHandle`
+    /// (Vol 3 Part G §3.3.3.3): `configuration` is 0x0000 off, 0x0001 notify, 0x0002 indicate.
+    /// `cccdHandle` is given when the app discovered descriptors; otherwise the backend finds the 0x2902 descriptor
+    /// in `valueHandle+1 ... endHandle` itself. Responds with `.written`; a characteristic without a CCCD
+    /// responds with `.failure(.att(0x0A))` (Attribute Not Found).
+    func setNotification(_ peer: PeerAddress, request: RequestID, valueHandle: UInt16, endHandle: UInt16,
+                         cccdHandle: UInt16?, configuration: UInt16)
+    /// Reads the RSSI of the connection (HCI Read RSSI, Vol 4 Part E §7.5.4), dBm. Responds with `.rssi`.
+    func readRSSI(_ peer: PeerAddress, request: RequestID)
+}

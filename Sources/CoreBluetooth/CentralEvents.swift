@@ -1,0 +1,191 @@
+// How a central manager turns backend events into state changes and delegate calls (on its queue).
+import BluetoothCore
+import Foundation
+
+extension CBCentralManager {
+    /// Handles one backend event; runs on the delegate queue.
+    func handle(_ event: BackendEvent) {
+        switch event {
+        case .stateChanged(let state, let controller): handleState(state, controller: controller)
+        case .advertisement(let report): handleAdvertisement(report)
+        case .connected(let peer, let mtu): handleConnected(peer, mtu: mtu)
+        case .connectionFailed(let peer, let reason): handleLinkDown(peer, reason: reason, failedToConnect: true)
+        case .disconnected(let peer, let reason): handleLinkDown(peer, reason: reason, failedToConnect: false)
+        case .response(let peer, let id, let response):
+            lock.run { active[peer] }?.handleResponse(id, response)
+        case .valueNotified(let peer, let handle, let value, _):
+            guard let peripheral = lock.run({ active[peer] }) else { return }
+            let characteristic: CBCharacteristic? = lock.run {
+                guard peripheral.storedState == .connected, let found = peripheral.characteristic(valueHandle: handle) else { return nil }
+                found.storedValue = Data(value)
+                return found
+            }
+            if let characteristic { peripheral.delegate?.peripheral(peripheral, didUpdateValueFor: characteristic, error: nil) }
+        case .mtuChanged(let peer, let mtu):
+            lock.run { active[peer]?.mtu = max(23, min(mtu, 517)) }
+        case .writeWithoutResponseAvailability(let peer, let canSend):
+            guard let peripheral = lock.run({ active[peer] }) else { return }
+            let becameReady: Bool = lock.run {
+                let was = peripheral.storedCanSend
+                peripheral.storedCanSend = canSend
+                return canSend && !was && peripheral.storedState == .connected
+            }
+            if becameReady { peripheral.delegate?.peripheralIsReady(toSendWriteWithoutResponse: peripheral) }
+        case .servicesChanged(let peer, let range):
+            guard let peripheral = lock.run({ active[peer] }) else { return }
+            let invalidated: [CBService] = lock.run {
+                let hit = (peripheral.storedServices ?? []).filter { $0.startHandle <= range.upperBound && $0.endHandle >= range.lowerBound }
+                for service in hit { service.invalidateTree() }
+                if peripheral.storedServices != nil { peripheral.storedServices?.removeAll { service in hit.contains { $0 === service } } }
+                return hit
+            }
+            peripheral.delegate?.peripheral(peripheral, didModifyServices: invalidated)
+        case .nameChanged(let peer, let name):
+            guard let peripheral = lock.run({ active[peer] ?? handedOut[peer]?.value }) else { return }
+            let changed: Bool = lock.run {
+                guard peripheral.storedName != name else { return false }
+                peripheral.storedName = name
+                return true
+            }
+            if changed { peripheral.delegate?.peripheralDidUpdateName(peripheral) }
+        }
+    }
+
+    private func handleState(_ state: CBManagerState, controller: BluetoothAddress?) {
+        var dropped: [(CBPeripheral, [PendingOperation])] = []
+        let changed: Bool = lock.run {
+            if let controller { controllerAddress = controller }
+            guard state != storedState || !hasReportedState else { return false }
+            storedState = state
+            hasReportedState = true
+            if state != .poweredOn {
+                storedIsScanning = false
+                scanParameters = nil
+                reported = [:]
+                for peripheral in active.values where !(restorePending?.peripherals.contains { $0 === peripheral } ?? false) {
+                    dropped.append((peripheral, peripheral.operations))
+                    peripheral.operations = []
+                    peripheral.invalidateAllAttributes()
+                    peripheral.storedState = .disconnected
+                    peripheral.cancelRequested = false
+                    active[peripheral.peer] = nil
+                }
+                handedOut = [:]
+            }
+            return true
+        }
+        guard changed else { return }
+        if !dropped.isEmpty { saveRestoration() }
+        for (peripheral, operations) in dropped { peripheral.failAll(operations) }
+        if state == .poweredOn { resumeRestored() }
+        delegate?.centralManagerDidUpdateState(self)
+    }
+
+    private func handleAdvertisement(_ report: AdvertisementReport) {
+        let result: (CBPeripheral, [String: Any], Int, Bool)? = lock.run {
+            guard storedIsScanning, let parameters = scanParameters, Self.matches(report, parameters) else { return nil }
+            guard let rssi = report.rssi.flatMap({ $0 == 127 ? nil : $0 }) ?? lastRSSI[report.peer] else { return nil }
+            lastRSSI[report.peer] = rssi
+            var snapshot = report
+            snapshot.rssi = nil
+            if !parameters.allowDuplicates {
+                if reported[report.peer] == snapshot { return nil }
+                reported[report.peer] = snapshot
+            }
+            let peripheral = peripheral(for: report.peer)
+            var renamed = false
+            if let name = report.localName, name != peripheral.storedName {
+                renamed = peripheral.storedName != nil
+                peripheral.storedName = name
+            }
+            return (peripheral, Self.advertisementData(report), rssi, renamed)
+        }
+        guard let (peripheral, data, rssi, renamed) = result else { return }
+        if renamed { peripheral.delegate?.peripheralDidUpdateName(peripheral) }
+        delegate?.centralManager(self, didDiscover: peripheral, advertisementData: data, rssi: NSNumber(value: rssi))
+    }
+
+    private func handleConnected(_ peer: PeerAddress, mtu: Int) {
+        let peripheral: CBPeripheral? = lock.run {
+            guard let peripheral = active[peer], peripheral.storedState == .connecting else { return nil }
+            peripheral.storedState = .connected
+            peripheral.mtu = max(23, min(mtu, 517))
+            peripheral.storedCanSend = true
+            return peripheral
+        }
+        guard let peripheral else { return }
+        delegate?.centralManager(self, didConnect: peripheral)
+        peripheral.pump()
+    }
+
+    /// A connection attempt failed or a connection ended.
+    private func handleLinkDown(_ peer: PeerAddress, reason: UInt8, failedToConnect: Bool) {
+        enum Report { case failed(CBError), disconnected((any Error)?, reconnecting: Bool) }
+        let outcome: (CBPeripheral, [PendingOperation], Report)? = lock.run {
+            guard let peripheral = active[peer] else { return nil }
+            let operations = peripheral.operations
+            peripheral.operations = []
+            peripheral.invalidateAllAttributes()
+            let wasConnecting = peripheral.storedState == .connecting
+            let report: Report
+            if peripheral.cancelRequested {
+                report = .disconnected(nil, reconnecting: false)
+            } else if failedToConnect || wasConnecting {
+                report = .failed(DisconnectReason.connectError(reason))
+            } else {
+                report = .disconnected(DisconnectReason.disconnectError(reason), reconnecting: peripheral.autoReconnect)
+            }
+            if case .disconnected(_, reconnecting: true) = report {
+                peripheral.storedState = .connecting
+            } else {
+                peripheral.storedState = .disconnected
+                peripheral.cancelRequested = false
+                active[peer] = nil
+            }
+            return (peripheral, operations, report)
+        }
+        guard let (peripheral, operations, report) = outcome else { return }
+        saveRestoration()
+        peripheral.failAll(operations)
+        switch report {
+        case .failed(let error):
+            delegate?.centralManager(self, didFailToConnect: peripheral, error: error)
+        case .disconnected(let error, let reconnecting):
+            delegate?.centralManager(self, didDisconnectPeripheral: peripheral, timestamp: Date().timeIntervalSinceReferenceDate,
+                                     isReconnecting: reconnecting, error: error)
+            if reconnecting { backend.connect(peer) }
+        }
+    }
+
+    /// Whether an advertisement passes the scan's service and solicitation filters.
+    static func matches(_ report: AdvertisementReport, _ parameters: ScanParameters) -> Bool {
+        guard let services = parameters.services, !services.isEmpty else { return true }
+        let advertised = report.serviceUUIDs + report.overflowServiceUUIDs
+        if advertised.contains(where: services.contains) { return true }
+        return report.solicitedServiceUUIDs.contains(where: parameters.solicitedServices.contains)
+    }
+
+    /// The advertisementData dictionary with Apple's keys and value types.
+    static func advertisementData(_ report: AdvertisementReport) -> [String: Any] {
+        var data: [String: Any] = [CBAdvertisementDataIsConnectable: NSNumber(value: report.isConnectable)]
+        if let name = report.localName { data[CBAdvertisementDataLocalNameKey] = name }
+        if let manufacturer = report.manufacturerData {
+            let id = manufacturer.companyIdentifier
+            data[CBAdvertisementDataManufacturerDataKey] = Data([UInt8(truncatingIfNeeded: id), UInt8(truncatingIfNeeded: id >> 8)] + manufacturer.payload)
+        }
+        if !report.serviceData.isEmpty {
+            var serviceData: [CBUUID: Data] = [:]
+            for (uuid, bytes) in report.serviceData { serviceData[CBUUID(bluetoothUUID: uuid)] = Data(bytes) }
+            data[CBAdvertisementDataServiceDataKey] = serviceData
+        }
+        if !report.serviceUUIDs.isEmpty { data[CBAdvertisementDataServiceUUIDsKey] = report.serviceUUIDs.map(CBUUID.init(bluetoothUUID:)) }
+        if !report.overflowServiceUUIDs.isEmpty {
+            data[CBAdvertisementDataOverflowServiceUUIDsKey] = report.overflowServiceUUIDs.map(CBUUID.init(bluetoothUUID:))
+        }
+        if let power = report.txPowerLevel { data[CBAdvertisementDataTxPowerLevelKey] = NSNumber(value: power) }
+        if !report.solicitedServiceUUIDs.isEmpty {
+            data[CBAdvertisementDataSolicitedServiceUUIDsKey] = report.solicitedServiceUUIDs.map(CBUUID.init(bluetoothUUID:))
+        }
+        return data
+    }
+}

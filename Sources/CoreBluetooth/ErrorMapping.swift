@@ -1,0 +1,42 @@
+// How backend failures and HCI disconnect reasons become CBError and CBATTError values.
+import Foundation
+
+extension BackendError {
+    /// The error iOS gives for this failure: ATT codes → `CBATTError` (code as on air), timeout →
+    /// `CBError.connectionTimeout`, link lost → `.peripheralDisconnected`, no link → `.notConnected`, else `.unknown`.
+    var coreBluetoothError: any Error {
+        switch self {
+        case .att(let code): CBATTError(attErrorCode: code)
+        case .timeout: CBError(.connectionTimeout)
+        case .disconnected: CBError(.peripheralDisconnected)
+        case .notConnected: CBError(.notConnected)
+        case .other(let text): CBError(.unknown, userInfo: ["OCBBackendReason": text])
+        }
+    }
+}
+
+/// Maps HCI error codes (Core v5.4 Vol 1 Part F §1.3) to `CBError`.
+enum DisconnectReason {
+    /// For `didDisconnectPeripheral`: 0x08 Connection Timeout → `.connectionTimeout`; 0x06 PIN or Key Missing →
+    /// `.peerRemovedPairingInformation`; 0x3E Connection Failed to be Established → `.connectionFailed`;
+    /// everything else (0x13 Remote User Terminated, 0x16, 0x3D MIC failure, ...) → `.peripheralDisconnected`.
+    static func disconnectError(_ reason: UInt8) -> CBError {
+        CBError(code(reason, otherwise: .peripheralDisconnected), userInfo: ["OCBHCIReason": String(format: "0x%02X", reason)])
+    }
+
+    /// For `didFailToConnect`: 0x08 → `.connectionTimeout`, 0x06 → `.peerRemovedPairingInformation`,
+    /// 0x09 Connection Limit Exceeded → `.connectionLimitReached`; everything else → `.connectionFailed`.
+    static func connectError(_ reason: UInt8) -> CBError {
+        let code: CBError.Code = reason == 0x09 ? .connectionLimitReached : Self.code(reason, otherwise: .connectionFailed)
+        return CBError(code, userInfo: ["OCBHCIReason": String(format: "0x%02X", reason)])
+    }
+
+    private static func code(_ reason: UInt8, otherwise: CBError.Code) -> CBError.Code {
+        switch reason {
+        case 0x08: .connectionTimeout
+        case 0x06: .peerRemovedPairingInformation
+        case 0x3E: .connectionFailed
+        default: otherwise
+        }
+    }
+}

@@ -1,0 +1,33 @@
+// One queued request of a peripheral: what was asked, its token, and a local error found before sending it.
+import BluetoothCore
+
+/// A request waiting in a peripheral's queue.
+final class PendingOperation: @unchecked Sendable {
+    /// What the app asked for.
+    enum Kind {
+        case discoverServices([BluetoothUUID]?)
+        case discoverIncludedServices([BluetoothUUID]?, CBService)
+        case discoverCharacteristics([BluetoothUUID]?, CBService)
+        case discoverDescriptors(CBCharacteristic)
+        case readCharacteristic(CBCharacteristic)
+        case readDescriptor(CBDescriptor)
+        case writeCharacteristic(CBCharacteristic, [UInt8], withResponse: Bool)
+        case writeDescriptor(CBDescriptor, [UInt8])
+        case setNotify(CBCharacteristic, Bool)
+        case readRSSI
+    }
+
+    /// The token sent to the backend; nil for writes without response.
+    let id: RequestID?
+    let kind: Kind
+    /// An error found before sending (property check, not connected); answered without the backend.
+    var localError: (any Error)?
+    /// True once handed to the backend.
+    var sent = false
+
+    init(id: RequestID?, kind: Kind, localError: (any Error)? = nil) {
+        self.id = id
+        self.kind = kind
+        self.localError = localError
+    }
+}

@@ -1,0 +1,220 @@
+// How a peripheral queues requests, sends them one at a time to the backend and answers them in order.
+import BluetoothCore
+import Foundation
+
+extension CBPeripheral {
+    /// Queues a request; `check` (run with the lock held, only when connected) gives a local error, if any.
+    func enqueue(_ kind: PendingOperation.Kind, check: () -> (any Error)?) {
+        lock.run {
+            let id = RequestID(rawValue: manager?.nextRequestNumber() ?? 0)
+            var error: (any Error)?
+            if storedState != .connected {
+                Diagnostics.misuse("\(self) can only accept commands while in the connected state")
+                error = CBError(.notConnected)
+            } else {
+                error = check()
+            }
+            operations.append(PendingOperation(id: id, kind: kind, localError: error))
+        }
+        queue.async { self.pump() }
+    }
+
+    /// Why `attribute` cannot be used on this peripheral now, if it cannot (lock held).
+    func ownershipError(_ attribute: CBAttribute) -> (any Error)? {
+        let owner: CBPeripheral? = switch attribute {
+        case let service as CBService: service.peripheral
+        case let characteristic as CBCharacteristic: characteristic.service?.peripheral
+        case let descriptor as CBDescriptor: descriptor.characteristic?.service?.peripheral
+        default: nil
+        }
+        if attribute.invalidated { return CBError(.invalidHandle) }
+        return owner === self ? nil : CBError(.invalidParameters)
+    }
+
+    private enum Step {
+        case idle
+        case answer(PendingOperation, any Error)
+        case send(PendingOperation)
+    }
+
+    /// Answers local errors at the head of the queue and sends the next request (on the delegate queue).
+    func pump() {
+        while true {
+            let step: Step = lock.run {
+                guard let head = operations.first else { return .idle }
+                if let error = head.localError {
+                    operations.removeFirst()
+                    return .answer(head, error)
+                }
+                if head.sent { return .idle }
+                guard storedState == .connected else {
+                    operations.removeFirst()
+                    return .answer(head, CBError(.notConnected))
+                }
+                if let error = ownershipErrorIfAttribute(head.kind) {
+                    operations.removeFirst()
+                    return .answer(head, error)
+                }
+                head.sent = true
+                if head.id == nil { operations.removeFirst() }
+                return .send(head)
+            }
+            switch step {
+            case .idle:
+                return
+            case .answer(let operation, let error):
+                answer(operation, outcome: .failure(error))
+            case .send(let operation):
+                send(operation)
+                if operation.id != nil { return }
+            }
+        }
+    }
+
+    /// Re-checks an attribute invalidated while the request waited (lock held).
+    private func ownershipErrorIfAttribute(_ kind: PendingOperation.Kind) -> (any Error)? {
+        switch kind {
+        case .discoverServices, .readRSSI: nil
+        case .discoverIncludedServices(_, let service), .discoverCharacteristics(_, let service): ownershipError(service)
+        case .discoverDescriptors(let c), .readCharacteristic(let c), .writeCharacteristic(let c, _, _), .setNotify(let c, _):
+            ownershipError(c)
+        case .readDescriptor(let d), .writeDescriptor(let d, _): ownershipError(d)
+        }
+    }
+
+    private func send(_ operation: PendingOperation) {
+        let id = operation.id ?? RequestID(rawValue: 0)
+        switch operation.kind {
+        case .discoverServices(let uuids):
+            backend.discoverServices(peer, request: id, uuids: uuids)
+        case .discoverIncludedServices(_, let service):
+            backend.discoverIncludedServices(peer, request: id, in: service.startHandle...service.endHandle)
+        case .discoverCharacteristics(let uuids, let service):
+            backend.discoverCharacteristics(peer, request: id, in: service.startHandle...service.endHandle, uuids: uuids)
+        case .discoverDescriptors(let characteristic):
+            if characteristic.valueHandle < characteristic.endHandle {
+                backend.discoverDescriptors(peer, request: id, in: (characteristic.valueHandle + 1)...characteristic.endHandle)
+            } else {
+                queue.async { self.handleResponse(id, .descriptors([])) }
+            }
+        case .readCharacteristic(let characteristic):
+            backend.read(peer, request: id, handle: characteristic.valueHandle)
+        case .readDescriptor(let descriptor):
+            backend.read(peer, request: id, handle: descriptor.handle)
+        case .writeCharacteristic(let characteristic, let bytes, let withResponse):
+            backend.write(peer, request: operation.id, handle: characteristic.valueHandle, value: bytes, withResponse: withResponse)
+        case .writeDescriptor(let descriptor, let bytes):
+            backend.write(peer, request: id, handle: descriptor.handle, value: bytes, withResponse: true)
+        case .setNotify(let characteristic, let enabled):
+            let properties = characteristic.properties
+            let configuration: UInt16 = enabled ? (properties.contains(.notify) ? 0x0001 : 0x0002) : 0x0000
+            let cccd = lock.run { characteristic.storedDescriptors?.first { $0.uuid.bluetoothUUID == BluetoothUUID(0x2902) }?.handle }
+            backend.setNotification(peer, request: id, valueHandle: characteristic.valueHandle, endHandle: characteristic.endHandle,
+                                    cccdHandle: cccd, configuration: configuration)
+        case .readRSSI:
+            backend.readRSSI(peer, request: id)
+        }
+    }
+
+    /// A backend response for the request at the head of the queue (on the delegate queue). Stray ones are ignored.
+    func handleResponse(_ id: RequestID, _ response: BackendResponse) {
+        let operation: PendingOperation? = lock.run {
+            guard let head = operations.first, head.id == id, head.sent else { return nil }
+            operations.removeFirst()
+            return head
+        }
+        guard let operation else { return }
+        answer(operation, with: response)
+        pump()
+    }
+
+    /// Fails every queued request with `CBError.peripheralDisconnected` (on the delegate queue, after the link dropped).
+    func failAll(_ operations: [PendingOperation]) {
+        for operation in operations {
+            answer(operation, outcome: .failure(CBError(.peripheralDisconnected)))
+        }
+    }
+
+    /// Applies a result to the objects and calls the delegate method of the request.
+    private func answer(_ operation: PendingOperation, with response: BackendResponse) {
+        answer(operation, outcome: response.outcome)
+    }
+
+    private func answer(_ operation: PendingOperation, outcome: Result<BackendResponse, any Error>) {
+        let delegate = self.delegate
+        switch operation.kind {
+        case .discoverServices(let uuids):
+            let error = apply(outcome) { (services: [DiscoveredService]) in mergeServices(services, filter: uuids) }
+            delegate?.peripheral(self, didDiscoverServices: error)
+        case .discoverIncludedServices(let uuids, let service):
+            let error = apply(outcome) { (services: [DiscoveredService]) in mergeIncluded(services, filter: uuids, into: service) }
+            delegate?.peripheral(self, didDiscoverIncludedServicesFor: service, error: error)
+        case .discoverCharacteristics(let uuids, let service):
+            let error = apply(outcome) { (found: [DiscoveredCharacteristic]) in mergeCharacteristics(found, filter: uuids, into: service) }
+            delegate?.peripheral(self, didDiscoverCharacteristicsFor: service, error: error)
+        case .discoverDescriptors(let characteristic):
+            let error = apply(outcome) { (found: [DiscoveredDescriptor]) in mergeDescriptors(found, into: characteristic) }
+            delegate?.peripheral(self, didDiscoverDescriptorsFor: characteristic, error: error)
+        case .readCharacteristic(let characteristic):
+            let error = apply(outcome) { (bytes: [UInt8]) in characteristic.storedValue = Data(bytes) }
+            delegate?.peripheral(self, didUpdateValueFor: characteristic, error: error)
+        case .readDescriptor(let descriptor):
+            let error = apply(outcome) { (bytes: [UInt8]) in
+                descriptor.storedValue = CBDescriptor.typedValue(uuid: descriptor.uuid.bluetoothUUID, bytes: bytes)
+            }
+            delegate?.peripheral(self, didUpdateValueFor: descriptor, error: error)
+        case .writeCharacteristic(let characteristic, _, let withResponse):
+            let error = applyWritten(outcome) {}
+            if withResponse { delegate?.peripheral(self, didWriteValueFor: characteristic, error: error) }
+        case .writeDescriptor(let descriptor, _):
+            let error = applyWritten(outcome) {}
+            delegate?.peripheral(self, didWriteValueFor: descriptor, error: error)
+        case .setNotify(let characteristic, let enabled):
+            let error = applyWritten(outcome) { characteristic.storedIsNotifying = enabled }
+            delegate?.peripheral(self, didUpdateNotificationStateFor: characteristic, error: error)
+        case .readRSSI:
+            var rssi = 0
+            let error = apply(outcome) { (value: Int) in rssi = value }
+                ?? ((-127...20).contains(rssi) ? nil : CBError(.unknown))
+            delegate?.peripheral(self, didReadRSSI: NSNumber(value: error == nil ? rssi : 0), error: error)
+        }
+    }
+
+    /// Runs `body` with the lock held on the payload of a success; the error otherwise (wrong payload → `.unknown`).
+    private func apply<T>(_ outcome: Result<BackendResponse, any Error>, _ body: (T) -> Void) -> (any Error)? {
+        switch outcome {
+        case .failure(let error):
+            return error
+        case .success(let response):
+            let payload: Any? = switch response {
+            case .services(let list): list
+            case .characteristics(let list): list
+            case .descriptors(let list): list
+            case .value(let bytes): bytes
+            case .rssi(let value): value
+            case .written, .failure: nil
+            }
+            guard let typed = payload as? T else { return CBError(.unknown) }
+            lock.run { body(typed) }
+            return nil
+        }
+    }
+
+    private func applyWritten(_ outcome: Result<BackendResponse, any Error>, _ body: () -> Void) -> (any Error)? {
+        switch outcome {
+        case .failure(let error): return error
+        case .success(.written):
+            lock.run { body() }
+            return nil
+        case .success: return CBError(.unknown)
+        }
+    }
+}
+
+extension BackendResponse {
+    /// The response as a result, backend errors mapped to Core Bluetooth errors.
+    var outcome: Result<BackendResponse, any Error> {
+        if case .failure(let error) = self { return .failure(error.coreBluetoothError) }
+        return .success(self)
+    }
+}

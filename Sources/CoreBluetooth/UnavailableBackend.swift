@@ -1,0 +1,37 @@
+// The backend used until the host runtime is linked in, and the hook that chooses the backend.
+import BluetoothCore
+
+/// A backend with no controller: it reports `.unsupported` and ignores every command.
+final class UnavailableBackend: CentralBackend {
+    func start(eventHandler: @escaping @Sendable (BackendEvent) -> Void) {
+        eventHandler(.stateChanged(.unsupported, controller: nil))
+    }
+    func stop() {}
+    func startScan(_ parameters: ScanParameters) {}
+    func stopScan() {}
+    func connect(_ peer: PeerAddress) {}
+    func cancelConnection(_ peer: PeerAddress) {}
+    func discoverServices(_ peer: PeerAddress, request: RequestID, uuids: [BluetoothUUID]?) {}
+    func discoverIncludedServices(_ peer: PeerAddress, request: RequestID, in service: ClosedRange<UInt16>) {}
+    func discoverCharacteristics(_ peer: PeerAddress, request: RequestID, in service: ClosedRange<UInt16>, uuids: [BluetoothUUID]?) {}
+    func discoverDescriptors(_ peer: PeerAddress, request: RequestID, in range: ClosedRange<UInt16>) {}
+    func read(_ peer: PeerAddress, request: RequestID, handle: UInt16) {}
+    func write(_ peer: PeerAddress, request: RequestID?, handle: UInt16, value: [UInt8], withResponse: Bool) {}
+    func setNotification(_ peer: PeerAddress, request: RequestID, valueHandle: UInt16, endHandle: UInt16,
+                         cccdHandle: UInt16?, configuration: UInt16) {}
+    func readRSSI(_ peer: PeerAddress, request: RequestID) {}
+}
+
+/// Chooses the backend `CBCentralManager`'s public initialisers use.
+public enum CentralBackendFactory {
+    private static let lock = StateLock()
+    nonisolated(unsafe) private static var storage: @Sendable (CentralBackendConfiguration) -> any CentralBackend = { _ in
+        UnavailableBackend()
+    }
+
+    /// Makes the backend for a new manager. The default reports `.unsupported`; the host runtime installs its own.
+    public static var make: @Sendable (CentralBackendConfiguration) -> any CentralBackend {
+        get { lock.run { storage } }
+        set { lock.run { storage = newValue } }
+    }
+}

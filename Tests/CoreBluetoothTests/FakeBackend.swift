@@ -1,0 +1,63 @@
+// A scripted CentralBackend: records every command and lets a test emit events.
+import BluetoothCore
+@testable import CoreBluetooth
+import Foundation
+
+/// Records commands as text and forwards test-emitted events to the manager.
+final class FakeBackend: CentralBackend, @unchecked Sendable {
+    private let lock = NSLock()
+    private var handler: (@Sendable (BackendEvent) -> Void)?
+    private var log: [String] = []
+    private var ids: [RequestID] = []
+    let initialState: CBManagerState
+    let controller = BluetoothAddress("00:1A:7D:DA:71:13")
+
+    init(initialState: CBManagerState = .poweredOn) { self.initialState = initialState }
+
+    var calls: [String] { lock.withLock { log } }
+    /// The request token of the most recent request.
+    var lastRequest: RequestID { lock.withLock { ids.last ?? RequestID(rawValue: 0) } }
+
+    func emit(_ event: BackendEvent) { lock.withLock { handler }?(event) }
+
+    private func record(_ text: String, _ id: RequestID? = nil) {
+        lock.withLock {
+            log.append(text)
+            if let id { ids.append(id) }
+        }
+    }
+
+    func start(eventHandler: @escaping @Sendable (BackendEvent) -> Void) {
+        lock.withLock { handler = eventHandler }
+        record("start")
+        eventHandler(.stateChanged(initialState, controller: controller))
+    }
+    func stop() { record("stop") }
+    func startScan(_ parameters: ScanParameters) {
+        record("startScan services=\(parameters.services.map { "\($0)" } ?? "nil") dup=\(parameters.allowDuplicates) sol=\(parameters.solicitedServices)")
+    }
+    func stopScan() { record("stopScan") }
+    func connect(_ peer: PeerAddress) { record("connect \(peer.address)") }
+    func cancelConnection(_ peer: PeerAddress) { record("cancel \(peer.address)") }
+    func discoverServices(_ peer: PeerAddress, request: RequestID, uuids: [BluetoothUUID]?) {
+        record("discoverServices \(uuids.map { "\($0)" } ?? "nil")", request)
+    }
+    func discoverIncludedServices(_ peer: PeerAddress, request: RequestID, in service: ClosedRange<UInt16>) {
+        record("discoverIncluded \(service)", request)
+    }
+    func discoverCharacteristics(_ peer: PeerAddress, request: RequestID, in service: ClosedRange<UInt16>, uuids: [BluetoothUUID]?) {
+        record("discoverCharacteristics \(service) \(uuids.map { "\($0)" } ?? "nil")", request)
+    }
+    func discoverDescriptors(_ peer: PeerAddress, request: RequestID, in range: ClosedRange<UInt16>) {
+        record("discoverDescriptors \(range)", request)
+    }
+    func read(_ peer: PeerAddress, request: RequestID, handle: UInt16) { record("read \(handle)", request) }
+    func write(_ peer: PeerAddress, request: RequestID?, handle: UInt16, value: [UInt8], withResponse: Bool) {
+        record("write \(handle) \(Hex.string(value)) \(withResponse ? "req" : "cmd")", request)
+    }
+    func setNotification(_ peer: PeerAddress, request: RequestID, valueHandle: UInt16, endHandle: UInt16,
+                         cccdHandle: UInt16?, configuration: UInt16) {
+        record("cccd \(valueHandle)...\(endHandle) at \(cccdHandle.map(String.init) ?? "?") = \(configuration)", request)
+    }
+    func readRSSI(_ peer: PeerAddress, request: RequestID) { record("readRSSI", request) }
+}
