@@ -34,11 +34,13 @@ public final class GATTClient {
     /// Enable Service Changed indications through its CCCD after ``discoverDatabase(completion:)`` finds it.
     public var subscribesToServiceChanged = true
 
-    private var outgoing: [[UInt8]] = []
+    private var outgoing: [any ATTPDUCoding] = []
     private var queue: [(Int) -> any GATTRunningProcedure] = []
     private var current: (any GATTRunningProcedure)?
     private var valueHandlers: [UInt16: ([UInt8]) -> Void] = [:]
     private var closedWith: GATTError?
+    /// The bearer's id for the client's outstanding request, when run over an ``ATTBearer``.
+    var bearerRequest: ATTRequestID?
 
     /// Makes a client for a new connection; ATT_MTU starts at the LE default of 23 (Vol 3 Part F §3.2.8).
     public init(mtu: Int = 23) {
@@ -48,9 +50,27 @@ public final class GATTClient {
     // MARK: Wiring
 
     /// The PDUs to send, opcode first, in order; each is returned once.
-    public func takeOutgoing() -> [[UInt8]] {
+    public func takeOutgoing() -> [[UInt8]] { takeOutgoingPDUs().map(\.bytes) }
+
+    /// The PDUs to send as ATT PDU values; each is returned once.
+    func takeOutgoingPDUs() -> [any ATTPDUCoding] {
         defer { outgoing = [] }
         return outgoing
+    }
+
+    /// Fails the running procedure with `error` (e.g. the bearer could not carry its request) and starts the next.
+    func failCurrent(_ error: GATTError) {
+        guard let running = current else { return }
+        current = nil
+        running.fail(error)
+        pump()
+    }
+
+    /// The value handles with a handler, and the Service Changed value handle: what the bearer must deliver.
+    var deliveredHandles: Set<UInt16> {
+        var handles = Set(valueHandlers.keys)
+        if let serviceChanged = serviceChangedCharacteristic { handles.insert(serviceChanged.valueHandle) }
+        return handles
     }
 
     /// True while a procedure waits for a response.
@@ -71,7 +91,7 @@ public final class GATTClient {
             return
         }
         if let request = running.receive(response) {
-            outgoing.append(request.pdu.bytes)
+            outgoing.append(request.pdu)
         } else {
             current = nil
             pump()
@@ -130,7 +150,7 @@ public final class GATTClient {
     var closedError: GATTError? { closedWith }
 
     /// Queues a PDU that needs no turn (a command).
-    func appendOutgoing(_ pdu: [UInt8]) { outgoing.append(pdu) }
+    func appendOutgoing(_ pdu: any ATTPDUCoding) { outgoing.append(pdu) }
 
     /// Queues a procedure; `finish` gets the procedure (for what it found) and its result.
     func enqueue<Procedure: GATTProcedure>(
@@ -153,7 +173,7 @@ public final class GATTClient {
             let running = queue.removeFirst()(mtu)
             current = running
             if let request = running.start() {
-                outgoing.append(request.pdu.bytes)
+                outgoing.append(request.pdu)
                 return
             }
             current = nil

@@ -126,7 +126,7 @@ extension GATTClient {
     public func writeWithoutResponse(_ value: [UInt8], to handle: UInt16) throws(GATTError) {
         if let closedWith = closedError { throw closedWith }
         guard value.count <= mtu - 3 else { throw GATTError.valueTooLong(length: value.count, maximum: mtu - 3) }
-        appendOutgoing(ATTWriteCommand(attributeHandle: handle, attributeValue: value).bytes)
+        appendOutgoing(ATTWriteCommand(attributeHandle: handle, attributeValue: value))
     }
 
     /// Signed Write Without Response (§4.9.2): a Signed Write Command of at most ATT_MTU-15 bytes signed by
@@ -141,7 +141,7 @@ extension GATTClient {
                                                   authenticationSignature: signer(unsigned)) else {
             throw GATTError.needsBonding
         }
-        appendOutgoing(command.bytes)
+        appendOutgoing(command)
     }
 
     /// Enables notifications or indications of `characteristic` (§4.10, §4.11) by writing its CCCD (§3.3.3.3):
