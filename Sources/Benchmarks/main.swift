@@ -1,2 +1,124 @@
-// Benchmarks: speed and memory of the protocol layers, measured outside the test suite.
-print("no benchmarks yet")
+// Benchmarks: throughput of the protocol layers over the fixture captures, printed as a table.
+//
+// Run: swift run -c release Benchmarks [--only TEXT] [--passes N] [captures directory]
+//   --only TEXT   runs the benchmarks whose name contains TEXT (case-insensitive; "none" runs none)
+//   --passes N    runs exactly N passes each, no warm-up (for allocation counts under heaptrack)
+//   directory     default: Fixtures/captures of this package
+
+import Advertising
+import ATT
+import Foundation
+import HCI
+import L2CAP
+
+let defaultDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Fixtures/captures").path
+var only: String?
+var fixedPasses: Int?
+var directory = defaultDirectory
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--only": only = arguments.popFirst()?.lowercased()
+    case "--passes": fixedPasses = arguments.popFirst().flatMap { Int($0) }.map { max(1, $0) }
+    default: directory = argument
+    }
+}
+
+let corpus: Corpus
+do {
+    corpus = try Corpus(directory: directory)
+} catch {
+    FileHandle.standardError.write(Data("Benchmarks: cannot read the captures in \(directory): \(error)\n".utf8))
+    exit(1)
+}
+
+let benchmarks = [
+    Benchmark(name: "AdvertisingData, all reports") {
+        var work = Work()
+        for data in corpus.advertisingData {
+            let parsed = AdvertisingData(bytes: data)
+            work.operations += 1
+            work.bytes += data.count
+            work.checksum &+= parsed.structures.count &+ parsed.diagnostics.count
+        }
+        return work
+    },
+    Benchmark(name: "H4Decoder, biggest capture") {
+        var work = Work()
+        var decoder = H4Decoder()
+        var offset = 0
+        let stream = corpus.biggestH4Stream
+        while offset < stream.count {
+            let end = min(offset + 4096, stream.count)  // reads as a UART transport would hand them over
+            decoder.push(stream[offset..<end])
+            offset = end
+            while let packet = try? decoder.next() {
+                work.operations += 1
+                work.checksum &+= packet.bytes.count
+            }
+        }
+        work.bytes = stream.count
+        return work
+    },
+    Benchmark(name: "HCIEvent, all events") {
+        var work = Work()
+        for packet in corpus.events {
+            work.operations += 1
+            work.bytes += packet.bytes.count
+            if let event = try? HCIEvent(packet: packet), case .leMeta = event { work.checksum &+= 1 }
+        }
+        return work
+    },
+    Benchmark(name: "L2CAPRecombiner, all ACL") {
+        var work = Work()
+        for capture in corpus.acl {
+            var sent = L2CAPRecombiner()
+            var received = L2CAPRecombiner()
+            for (direction, packet) in capture {
+                let outputs = direction == .sent ? sent.receive(packet) : received.receive(packet)
+                work.operations += 1
+                work.bytes += packet.data.count
+                work.checksum &+= outputs.count
+            }
+        }
+        return work
+    },
+    Benchmark(name: "ATTPDU, all ATT PDUs") {
+        var work = Work()
+        for pdu in corpus.attPDUs {
+            work.operations += 1
+            work.bytes += pdu.count
+            if let decoded = try? ATTPDU(bytes: pdu) { work.checksum &+= Int(decoded.opcode.rawValue) }
+        }
+        return work
+    },
+    Benchmark(name: "CaptureFile.read, biggest capture") {
+        // From bytes already in memory: the parsing, not the disk.
+        guard let capture = try? CaptureFile.read(bytes: corpus.biggestFile) else { return Work() }
+        return Work(operations: capture.records.count, bytes: corpus.biggestFile.count, checksum: capture.records.count)
+    },
+]
+
+/// Right-aligns `text` in `width` columns.
+func column(_ text: String, _ width: Int) -> String {
+    String(repeating: " ", count: max(0, width - text.count)) + text
+}
+
+print("Captures: \(directory) (biggest: \(corpus.biggestName), \(corpus.biggestFile.count) bytes)")
+print("ns/op and MB/s (input bytes) from the fastest pass.\n")
+print("benchmark                         " + column("ops/pass", 9) + column("bytes/pass", 12) + column("ns/op", 9)
+      + column("MB/s", 9) + column("passes", 8))
+var checksum = 0
+for benchmark in benchmarks where only.map({ benchmark.name.lowercased().contains($0) }) ?? true {
+    let result = benchmark.run(fixedPasses: fixedPasses)
+    let nanoseconds = result.bestPass.nanoseconds
+    let perOperation = result.work.operations > 0 ? nanoseconds / Double(result.work.operations) : 0
+    let megabytesPerSecond = nanoseconds > 0 ? Double(result.work.bytes) / nanoseconds * 1e3 : 0
+    checksum &+= result.work.checksum
+    print(benchmark.name.padding(toLength: 34, withPad: " ", startingAt: 0)
+          + column("\(result.work.operations)", 9) + column("\(result.work.bytes)", 12)
+          + column(String(format: "%.1f", perOperation), 9) + column(String(format: "%.1f", megabytesPerSecond), 9)
+          + column("\(result.passes)", 8))
+}
+print("\npeak resident set \(Benchmark.peakResidentKiB()) KiB (captures included); checksum \(checksum)")

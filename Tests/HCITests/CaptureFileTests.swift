@@ -1,61 +1,8 @@
-// Tests of btsnoop reading and writing on the eight fixture captures, checked against tshark; and the fixture helpers.
+// Tests of btsnoop reading and writing on the eight fixture captures, checked against tshark.
 
 import Foundation
 import Testing
 import HCI
-
-enum CaptureFixtures {
-    /// The eight btsnoop captures with their frame counts (tshark 4.0.17 and an independent record walk agree;
-    /// captures/SOURCES.md, measured with an earlier tshark, lists one fewer for each).
-    static let frameCounts: [String: Int] = [
-        "lock-legacy-adv-discovery-indications.btsnoop": 690,
-        "toycar-acl-only-read-write.btsnoop": 149,
-        "treadmill-legacy-adv-notifications.btsnoop": 2572,
-        "scooter-ext-adv-mtu517-indications.btsnoop": 4574,
-        "wristband-read-blob-acl-fragments-smp.btsnoop": 897,
-        "bottle-legacy-conn-complete-adv-reports.btsnoop": 3046,
-        "escooter-ext-adv-nonlegacy-acl-fragments.btsnoop": 2939,
-        "toy-legacy-conn-cycles-notify-heavy.btsnoop": 29317,
-    ]
-
-    static var names: [String] { frameCounts.keys.sorted() }
-
-    static var root: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    }
-
-    static func path(_ name: String, folder: String = "captures") -> String {
-        root.appendingPathComponent("Fixtures").appendingPathComponent(folder).appendingPathComponent(name).path
-    }
-
-    static func bytes(_ name: String, folder: String = "captures") throws -> [UInt8] {
-        [UInt8](try Data(contentsOf: URL(fileURLWithPath: path(name, folder: folder))))
-    }
-
-    static func read(_ name: String, folder: String = "captures") throws -> CaptureFile {
-        try CaptureFile.read(bytes: bytes(name, folder: folder))
-    }
-
-    static let tsharkPath: String? = ["/usr/bin/tshark", "/usr/local/bin/tshark"].first {
-        FileManager.default.isExecutableFile(atPath: $0)
-    }
-
-    /// Runs tshark on `file` printing `fields`, one line per frame, tab-separated.
-    static func tshark(_ file: String, fields: [String]) throws -> [[String]] {
-        guard let tsharkPath else { return [] }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tsharkPath)
-        process.arguments = ["-r", file, "-T", "fields"] + fields.flatMap { ["-e", $0] }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(separator: "\n")
-            .map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
-    }
-}
 
 @Suite struct CaptureFileTests {
     @Test(arguments: CaptureFixtures.names)

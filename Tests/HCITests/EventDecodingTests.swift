@@ -51,7 +51,7 @@ import Testing
 
     @Test func supportedCommandsFromCapture() throws {
         // bottle frame 12: a Bluetooth 4.0 controller: legacy LE commands, no extended scanning.
-        let packet = try CaptureFixture.frame("bottle-legacy-conn-complete-adv-reports.btsnoop", 12)
+        let packet = try CaptureFixtures.packet("bottle-legacy-conn-complete-adv-reports.btsnoop", frame: 12)
         guard case .commandComplete(let complete) = try HCIEvent(packet: packet) else { Issue.record("not Command Complete"); return }
         let commands = try complete.returnParameters(of: HCIReadLocalSupportedCommands.self)
         #expect(commands.bytes.count == 64)
@@ -110,7 +110,7 @@ import Testing
 
     @Test func advertisingReportsFromCapture() throws {
         // escooter frame 431: a legacy ADV_IND through the extended event (0x0013), SID none, TX power n/a, RSSI -93.
-        let packet = try CaptureFixture.frame("escooter-ext-adv-nonlegacy-acl-fragments.btsnoop", 431)
+        let packet = try CaptureFixtures.packet("escooter-ext-adv-nonlegacy-acl-fragments.btsnoop", frame: 431)
         guard case .leMeta(.extendedAdvertisingReport(let extended)) = try HCIEvent(packet: packet), let report = extended.reports.first else {
             Issue.record("not an extended report"); return
         }
@@ -119,7 +119,7 @@ import Testing
         #expect(report.addressType == .random && report.primaryPHY == .le1M && report.secondaryPHY.rawValue == 0)
         #expect(report.sid == nil && report.txPower == nil && report.rssi == -93 && report.data.count == 0x1D)
         // bottle frame 120: legacy ADV_NONCONN_IND from a random address.
-        let legacyPacket = try CaptureFixture.frame("bottle-legacy-conn-complete-adv-reports.btsnoop", 120)
+        let legacyPacket = try CaptureFixtures.packet("bottle-legacy-conn-complete-adv-reports.btsnoop", frame: 120)
         guard case .leMeta(.advertisingReport(let legacy)) = try HCIEvent(packet: legacyPacket), let first = legacy.reports.first else {
             Issue.record("not a legacy report"); return
         }
