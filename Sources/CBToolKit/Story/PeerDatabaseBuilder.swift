@@ -3,14 +3,15 @@
 import BluetoothCore
 
 /// Accumulates services, includes, characteristics, descriptors, known values and counters of one peer, in any
-/// order, and builds a ``StoryPeer`` from them (Core v5.4 Vol 3 Part G §3: a service's group runs from its declaration
+/// order (a service or characteristic seen with different handles or types over several connections, e.g. after a
+/// firmware change, is kept in each form: the story shows what the capture reveals, not a guess), and builds a ``StoryPeer`` from them (Core v5.4 Vol 3 Part G §3: a service's group runs from its declaration
 /// to its end handle; a characteristic's descriptors follow its value handle up to the next declaration).
 struct PeerDatabaseBuilder {
     var key: String
     var connections: [Int] = []
-    var services: [UInt16: GATTTreeService] = [:]
+    var services: Set<GATTTreeService> = []
     var includes: [UInt16: GATTTreeInclude] = [:]
-    var characteristics: [UInt16: GATTTreeCharacteristic] = [:]
+    var characteristics: Set<GATTTreeCharacteristic> = []
     var descriptorCandidates: [UInt16: BluetoothUUID] = [:]
     var values: [UInt16: [UInt8]] = [:]
     var counters: [UInt16: AttributeCounter] = [:]
@@ -34,20 +35,23 @@ struct PeerDatabaseBuilder {
 
     func build() -> StoryPeer {
         let declarations: Set<BluetoothUUID> = Set((0x2800...0x2803).map { BluetoothUUID(UInt16($0)) })
-        let valueHandles = Set(characteristics.values.map(\.valueHandle))
-        var sortedCharacteristics = characteristics.values.sorted { $0.declarationHandle < $1.declarationHandle }
-        let sortedServices = services.values.sorted { $0.startHandle < $1.startHandle }
+        let valueHandles = Set(characteristics.map(\.valueHandle))
+        let declarationHandles = Set(characteristics.map(\.declarationHandle))
+        var sortedCharacteristics = characteristics.sorted {
+            ($0.declarationHandle, $0.valueHandle, $0.uuid) < ($1.declarationHandle, $1.valueHandle, $1.uuid)
+        }
+        let sortedServices = services.sorted { ($0.startHandle, $0.endHandle, $0.uuid) < ($1.startHandle, $1.endHandle, $1.uuid) }
 
         var orphanDescriptors: [GATTTreeDescriptor] = []
         for (handle, uuid) in descriptorCandidates.sorted(by: { $0.key < $1.key })
-        where !declarations.contains(uuid) && !valueHandles.contains(handle) && characteristics[handle] == nil {
+        where !declarations.contains(uuid) && !valueHandles.contains(handle) && !declarationHandles.contains(handle) {
             let descriptor = GATTTreeDescriptor(handle: handle, uuid: uuid, value: values[handle])
-            let owner = sortedCharacteristics.lastIndex { $0.declarationHandle < handle }
-            if let owner, sortedCharacteristics[owner].valueHandle < handle {
-                sortedCharacteristics[owner].descriptors.append(descriptor)
-            } else {
-                orphanDescriptors.append(descriptor)
+            let ownerDeclaration = sortedCharacteristics.last { $0.declarationHandle < handle }?.declarationHandle
+            let owners = sortedCharacteristics.indices.filter {
+                sortedCharacteristics[$0].declarationHandle == ownerDeclaration && sortedCharacteristics[$0].valueHandle < handle
             }
+            owners.forEach { sortedCharacteristics[$0].descriptors.append(descriptor) }
+            if owners.isEmpty { orphanDescriptors.append(descriptor) }
         }
         for index in sortedCharacteristics.indices {
             sortedCharacteristics[index].value = values[sortedCharacteristics[index].valueHandle]

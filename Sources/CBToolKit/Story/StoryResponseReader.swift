@@ -18,18 +18,16 @@ enum StoryResponseReader {
                 // Service UUIDs are 2 or 16 octets (Core v5.4 Vol 3 Part G §3.1).
                 var reader = ByteReader(entry.attributeValue)
                 guard let uuid = try? reader.readUUID(width: entry.attributeValue.count) else { continue }
-                peer.services[entry.attributeHandle] = GATTTreeService(
-                    startHandle: entry.attributeHandle, endHandle: entry.endGroupHandle, uuid: uuid,
-                    isPrimary: asked.attributeGroupType == primaryService)
+                peer.services.insert(GATTTreeService(startHandle: entry.attributeHandle, endHandle: entry.endGroupHandle, uuid: uuid,
+                                                     isPrimary: asked.attributeGroupType == primaryService))
             }
         case let (.findByTypeValueRequest(asked), .findByTypeValueResponse(answer)):
             guard asked.attributeType == 0x2800 || asked.attributeType == 0x2801 else { return }
             var reader = ByteReader(asked.attributeValue)
             guard let uuid = try? reader.readUUID(width: asked.attributeValue.count) else { return }
             for found in answer.handlesInformationList {
-                peer.services[found.foundAttributeHandle] = GATTTreeService(
-                    startHandle: found.foundAttributeHandle, endHandle: found.groupEndHandle, uuid: uuid,
-                    isPrimary: asked.attributeType == 0x2800)
+                peer.services.insert(GATTTreeService(startHandle: found.foundAttributeHandle, endHandle: found.groupEndHandle,
+                                                     uuid: uuid, isPrimary: asked.attributeType == 0x2800))
             }
         case let (.readByTypeRequest(asked), .readByTypeResponse(answer)):
             for entry in answer.attributeDataList {
@@ -38,9 +36,9 @@ enum StoryResponseReader {
                     var reader = ByteReader(entry.attributeValue)
                     guard let properties = try? reader.readUInt8(), let valueHandle = try? reader.readUInt16(),
                           let uuid = try? reader.readUUID(width: reader.remaining) else { continue }
-                    peer.characteristics[entry.attributeHandle] = GATTTreeCharacteristic(
+                    peer.characteristics.insert(GATTTreeCharacteristic(
                         declarationHandle: entry.attributeHandle, valueHandle: valueHandle, uuid: uuid,
-                        properties: CharacteristicProperties(rawValue: properties))
+                        properties: CharacteristicProperties(rawValue: properties)))
                 } else if asked.attributeType == include {
                     // Included Service Attribute Handle (2), End Group Handle (2), UUID16 (2, only for 16-bit) (§3.2).
                     var reader = ByteReader(entry.attributeValue)
