@@ -29,8 +29,9 @@ let package = Package(
             providers: [.apt(["libbluetooth-dev"])]
         ),
         .target(name: "Host", dependencies: ["BluetoothCore", "Advertising", "HCI", "L2CAP", "ATT", "GATT", "CBlueZ"]),
+        .target(name: "CBToolKit", dependencies: ["BluetoothCore", "Advertising", "HCI", "L2CAP", "ATT"]),
         .target(name: "CoreBluetooth", dependencies: ["BluetoothCore", "Advertising", "HCI", "ATT", "GATT", "Host"]),
-        .executableTarget(name: "cbtool", dependencies: ["CoreBluetooth", "Host", "HCI", "Advertising", "BluetoothCore", "L2CAP", "ATT", "GATT"]),
+        .executableTarget(name: "cbtool", dependencies: ["CBToolKit", "CoreBluetooth", "Host", "HCI", "Advertising", "BluetoothCore", "L2CAP", "ATT", "GATT"]),
         .executableTarget(name: "Benchmarks", dependencies: ["BluetoothCore", "Advertising", "HCI", "L2CAP", "ATT", "GATT"]),
         .target(name: "PeerSupport", path: "Tests/PeerSupport"),
         .testTarget(name: "BluetoothCoreTests", dependencies: ["BluetoothCore"]),
@@ -41,7 +42,7 @@ let package = Package(
         .testTarget(name: "GATTTests", dependencies: ["GATT", "ATT", "BluetoothCore", "PeerSupport"]),
         .testTarget(name: "HostTests", dependencies: ["Host", "GATT", "ATT", "L2CAP", "HCI", "Advertising", "BluetoothCore", "PeerSupport"]),
         .testTarget(name: "CoreBluetoothTests", dependencies: ["CoreBluetooth", "Host", "BluetoothCore", "PeerSupport"]),
-        .testTarget(name: "CBToolTests", dependencies: ["BluetoothCore", "PeerSupport"]),
+        .testTarget(name: "CBToolTests", dependencies: ["CBToolKit", "HCI", "Advertising", "BluetoothCore", "PeerSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

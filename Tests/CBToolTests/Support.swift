@@ -1,0 +1,59 @@
+// Test helpers: the package root, fixture paths, and running the built cbtool executable.
+
+import Foundation
+
+enum Paths {
+    /// The package root (three levels up from this file).
+    static var root: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    static var captures: URL { root.appendingPathComponent("Fixtures/captures") }
+    static var expected: URL { root.appendingPathComponent("Fixtures/expected/decode") }
+
+    static let captureNames = [
+        "bottle-legacy-conn-complete-adv-reports", "escooter-ext-adv-nonlegacy-acl-fragments",
+        "lock-legacy-adv-discovery-indications", "scooter-ext-adv-mtu517-indications",
+        "toy-legacy-conn-cycles-notify-heavy", "toycar-acl-only-read-write",
+        "treadmill-legacy-adv-notifications", "wristband-read-blob-acl-fragments-smp",
+    ]
+
+    /// The debug cbtool binary `swift build` (scripts/test) makes before the tests run.
+    static var cbtool: URL { root.appendingPathComponent(".build/debug/cbtool") }
+}
+
+/// What one run of the cbtool executable gave.
+struct ToolRun {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+
+    var stdoutLines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { !$0.isEmpty } }
+    var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
+}
+
+enum ToolRunner {
+    /// Runs the built cbtool with `arguments` and `environment` (OCB_TRANSPORT removed unless given); throws when the
+    /// binary is missing (build it first: `swift build`).
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> ToolRun {
+        guard FileManager.default.isExecutableFile(atPath: Paths.cbtool.path) else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: Paths.cbtool.path])
+        }
+        let process = Process()
+        process.executableURL = Paths.cbtool
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["OCB_TRANSPORT"] = nil
+        env.merge(environment) { $1 }
+        process.environment = env
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return ToolRun(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                       stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
