@@ -32,7 +32,7 @@ public struct BluetoothAddress: Hashable, Sendable, Comparable, CustomStringConv
         guard groups.count == 6 else { return nil }
         var parsed: [UInt8] = []
         for group in groups {
-            guard group.count == 2, let byte = UInt8(group, radix: 16) else { return nil }
+            guard group.count == 2, group.allSatisfy(\.isASCIIHexDigit), let byte = UInt8(group, radix: 16) else { return nil }
             parsed.append(byte)
         }
         bytes = parsed

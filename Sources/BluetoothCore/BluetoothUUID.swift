@@ -62,7 +62,7 @@ public struct BluetoothUUID: Hashable, Sendable, Comparable, CustomStringConvert
             for (index, character) in hex.enumerated() where dashes.contains(index) != (character == "-") { return nil }
         }
         let digits = hex.filter { $0 != "-" || !isFull }
-        guard digits.allSatisfy(\.isHexDigit) else { return nil }
+        guard digits.allSatisfy(\.isASCIIHexDigit) else { return nil }
         switch digits.count {
         case 4:
             guard let value = UInt16(digits, radix: 16) else { return nil }

@@ -22,10 +22,19 @@ public enum Hex {
         var index = digits.startIndex
         while index < digits.endIndex {
             let next = digits.index(index, offsetBy: 2)
-            guard let byte = UInt8(digits[index..<next], radix: 16) else { return nil }
+            let pair = digits[index..<next]
+            guard pair.allSatisfy(\.isASCIIHexDigit), let byte = UInt8(pair, radix: 16) else { return nil }
             result.append(byte)
             index = next
         }
         return result
+    }
+}
+
+extension Character {
+    /// True for 0-9, a-f and A-F only (not the sign characters `UInt8(_:radix:)` would also accept, nor fullwidth forms).
+    var isASCIIHexDigit: Bool {
+        guard let ascii = asciiValue else { return false }
+        return (0x30...0x39).contains(ascii) || (0x41...0x46).contains(ascii) || (0x61...0x66).contains(ascii)
     }
 }
