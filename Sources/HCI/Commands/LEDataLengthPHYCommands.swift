@@ -1,0 +1,177 @@
+// Data length and PHY commands: LE Set/Read data lengths, LE Set/Read PHY, LE Set Default PHY.
+
+import BluetoothCore
+
+/// HCI LE Set Data Length (Core v5.4 Vol 4 Part E §7.8.33): Connection_Handle (2), TX_Octets (2, 0x001B...0x00FB),
+/// TX_Time (2, µs, 0x0148...0x4290); returns Connection_Handle.
+public struct HCILESetDataLength: HCICommand {
+    public static let opcode = HCIOpcode.leSetDataLength
+    /// Connection_Handle.
+    public var handle: UInt16
+    /// TX_Octets: preferred maximum LL payload, bytes.
+    public var txOctets: UInt16
+    /// TX_Time: preferred maximum transmit time, microseconds.
+    public var txTime: UInt16
+    /// Makes the command (defaults: 251 bytes, 2120 µs).
+    public init(handle: UInt16, txOctets: UInt16 = 251, txTime: UInt16 = 2120) {
+        self.handle = handle
+        self.txOctets = txOctets
+        self.txTime = txTime
+    }
+    public var parameters: [UInt8] {
+        var writer = ByteWriter(capacity: 6)
+        writer.write(handle & 0x0FFF)
+        writer.write(txOctets)
+        writer.write(txTime)
+        return writer.bytes
+    }
+    /// Decodes Connection_Handle.
+    public static func decodeReturnParameters(_ bytes: [UInt8]) throws(HCIEventDecodingError) -> UInt16 {
+        try decodeHandle(bytes, command: opcode)
+    }
+}
+
+/// The data lengths of LE Read Maximum Data Length (Core v5.4 Vol 4 Part E §7.8.46): octets in bytes, times in µs.
+public struct LEMaximumDataLength: Hashable, Sendable {
+    /// Supported_Max_TX_Octets.
+    public var maxTxOctets: UInt16
+    /// Supported_Max_TX_Time, µs.
+    public var maxTxTime: UInt16
+    /// Supported_Max_RX_Octets.
+    public var maxRxOctets: UInt16
+    /// Supported_Max_RX_Time, µs.
+    public var maxRxTime: UInt16
+}
+
+/// HCI LE Read Maximum Data Length (Core v5.4 Vol 4 Part E §7.8.46): returns four 2-byte values (TX octets, TX time,
+/// RX octets, RX time).
+public struct HCILEReadMaximumDataLength: HCICommand {
+    public static let opcode = HCIOpcode.leReadMaximumDataLength
+    /// Makes the command.
+    public init() {}
+    public var parameters: [UInt8] { [] }
+    public static func decodeReturnParameters(_ bytes: [UInt8]) throws(HCIEventDecodingError) -> LEMaximumDataLength {
+        var reader = FieldReader(bytes, event: opcode.name)
+        return LEMaximumDataLength(maxTxOctets: try reader.u16("Supported_Max_TX_Octets"), maxTxTime: try reader.u16("Supported_Max_TX_Time"),
+                                   maxRxOctets: try reader.u16("Supported_Max_RX_Octets"), maxRxTime: try reader.u16("Supported_Max_RX_Time"))
+    }
+}
+
+/// The suggested default data length (Core v5.4 Vol 4 Part E §7.8.34/35): octets in bytes, time in µs.
+public struct LESuggestedDefaultDataLength: Hashable, Sendable {
+    /// Suggested_Max_TX_Octets (0x001B...0x00FB).
+    public var maxTxOctets: UInt16
+    /// Suggested_Max_TX_Time, µs (0x0148...0x4290).
+    public var maxTxTime: UInt16
+    /// Makes the value.
+    public init(maxTxOctets: UInt16, maxTxTime: UInt16) {
+        self.maxTxOctets = maxTxOctets
+        self.maxTxTime = maxTxTime
+    }
+}
+
+/// HCI LE Read Suggested Default Data Length (Core v5.4 Vol 4 Part E §7.8.34): returns Suggested_Max_TX_Octets (2),
+/// Suggested_Max_TX_Time (2).
+public struct HCILEReadSuggestedDefaultDataLength: HCICommand {
+    public static let opcode = HCIOpcode.leReadSuggestedDefaultDataLength
+    /// Makes the command.
+    public init() {}
+    public var parameters: [UInt8] { [] }
+    public static func decodeReturnParameters(_ bytes: [UInt8]) throws(HCIEventDecodingError) -> LESuggestedDefaultDataLength {
+        var reader = FieldReader(bytes, event: opcode.name)
+        return LESuggestedDefaultDataLength(maxTxOctets: try reader.u16("Suggested_Max_TX_Octets"), maxTxTime: try reader.u16("Suggested_Max_TX_Time"))
+    }
+}
+
+/// HCI LE Write Suggested Default Data Length (Core v5.4 Vol 4 Part E §7.8.35): Suggested_Max_TX_Octets (2),
+/// Suggested_Max_TX_Time (2, µs); Status only.
+public struct HCILEWriteSuggestedDefaultDataLength: HCICommand {
+    public static let opcode = HCIOpcode.leWriteSuggestedDefaultDataLength
+    /// The values to write.
+    public var length: LESuggestedDefaultDataLength
+    /// Makes the command.
+    public init(_ length: LESuggestedDefaultDataLength) { self.length = length }
+    public var parameters: [UInt8] {
+        var writer = ByteWriter(capacity: 4)
+        writer.write(length.maxTxOctets)
+        writer.write(length.maxTxTime)
+        return writer.bytes
+    }
+}
+
+/// HCI LE Read PHY (Core v5.4 Vol 4 Part E §7.8.47): Connection_Handle (2); returns Connection_Handle (2), TX_PHY (1), RX_PHY (1).
+public struct HCILEReadPHY: HCICommand {
+    /// Return parameters after Status.
+    public struct ReturnParameters: Hashable, Sendable {
+        /// Connection_Handle.
+        public var handle: UInt16
+        /// The transmitter PHY.
+        public var txPHY: LEPHY
+        /// The receiver PHY.
+        public var rxPHY: LEPHY
+    }
+    public static let opcode = HCIOpcode.leReadPHY
+    /// Connection_Handle.
+    public var handle: UInt16
+    /// Makes the command.
+    public init(handle: UInt16) { self.handle = handle }
+    public var parameters: [UInt8] { [UInt8(truncatingIfNeeded: handle), UInt8(truncatingIfNeeded: handle >> 8) & 0x0F] }
+    public static func decodeReturnParameters(_ bytes: [UInt8]) throws(HCIEventDecodingError) -> ReturnParameters {
+        var reader = FieldReader(bytes, event: opcode.name)
+        return ReturnParameters(handle: try reader.handle(), txPHY: LEPHY(rawValue: try reader.u8("TX_PHY")),
+                                rxPHY: LEPHY(rawValue: try reader.u8("RX_PHY")))
+    }
+}
+
+/// HCI LE Set Default PHY (Core v5.4 Vol 4 Part E §7.8.48): All_PHYs (1), TX_PHYs (1), RX_PHYs (1); Status only.
+///
+/// All_PHYs bit 0: no TX preference (TX_PHYs ignored); bit 1: no RX preference.
+public struct HCILESetDefaultPHY: HCICommand {
+    public static let opcode = HCIOpcode.leSetDefaultPHY
+    /// All_PHYs bits.
+    public var allPHYs: UInt8
+    /// Preferred transmitter PHYs.
+    public var txPHYs: LEPHYSet
+    /// Preferred receiver PHYs.
+    public var rxPHYs: LEPHYSet
+    /// Makes the command.
+    public init(txPHYs: LEPHYSet, rxPHYs: LEPHYSet, allPHYs: UInt8 = 0) {
+        self.allPHYs = allPHYs
+        self.txPHYs = txPHYs
+        self.rxPHYs = rxPHYs
+    }
+    public var parameters: [UInt8] { [allPHYs, txPHYs.rawValue, rxPHYs.rawValue] }
+}
+
+/// HCI LE Set PHY (Core v5.4 Vol 4 Part E §7.8.49): Connection_Handle (2), All_PHYs (1), TX_PHYs (1), RX_PHYs (1),
+/// PHY_Options (2: 0 no preference, 1 S=2, 2 S=8 coding); answered by Command Status, completed by LE PHY Update Complete.
+public struct HCILESetPHY: HCICommand {
+    public static let opcode = HCIOpcode.leSetPHY
+    /// Connection_Handle.
+    public var handle: UInt16
+    /// All_PHYs bits.
+    public var allPHYs: UInt8
+    /// Preferred transmitter PHYs.
+    public var txPHYs: LEPHYSet
+    /// Preferred receiver PHYs.
+    public var rxPHYs: LEPHYSet
+    /// PHY_Options.
+    public var phyOptions: UInt16
+    /// Makes the command.
+    public init(handle: UInt16, txPHYs: LEPHYSet, rxPHYs: LEPHYSet, allPHYs: UInt8 = 0, phyOptions: UInt16 = 0) {
+        self.handle = handle
+        self.allPHYs = allPHYs
+        self.txPHYs = txPHYs
+        self.rxPHYs = rxPHYs
+        self.phyOptions = phyOptions
+    }
+    public var parameters: [UInt8] {
+        var writer = ByteWriter(capacity: 7)
+        writer.write(handle & 0x0FFF)
+        writer.write(allPHYs)
+        writer.write(txPHYs.rawValue)
+        writer.write(rxPHYs.rawValue)
+        writer.write(phyOptions)
+        return writer.bytes
+    }
+}
