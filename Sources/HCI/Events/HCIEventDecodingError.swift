@@ -31,7 +31,7 @@ public struct HCIEventDecodingError: Error, Hashable, Sendable, CustomStringConv
 /// A ByteReader wrapper that turns short reads into ``HCIEventDecodingError`` naming the field.
 struct FieldReader {
     var reader: ByteReader
-    let event: String
+    var event: String
 
     init(_ bytes: [UInt8], event: String) {
         reader = ByteReader(bytes)
