@@ -21,9 +21,7 @@ extension HostController {
         func fail(_ error: HostError) { done(.failure(error)) }
         send(HCIReset()) { [self] in
             if case .failure(let error) = $0 { return fail(error) }
-            commands = CommandPipeline()  // Reset restores one credit (Vol 4 Part E §7.3.2)
-            aclQueue = []
-            aclInFlight = [:]
+            acl = nil
             send(HCIReadLocalVersionInformation()) { [self] in
                 guard case .success(let version) = $0 else { return fail($0.error ?? .stopped) }
                 state.version = version
@@ -84,7 +82,7 @@ extension HostController {
                 if case .failure(let error) = $0 { return done(.failure(error)) }
                 let own = ownAddress(publicAddress: state.publicAddress)
                 let finish: () -> Void = { [self] in
-                    aclCredits = state.bufferCount
+                    acl = ACLFlow(maxDataLength: state.bufferLength, totalPackets: state.bufferCount)
                     let info = ControllerInfo(hciVersion: state.version?.hciVersion ?? 0,
                                               manufacturer: state.version?.companyIdentifier ?? 0,
                                               publicAddress: state.publicAddress, ownAddress: own,

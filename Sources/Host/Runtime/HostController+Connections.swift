@@ -167,8 +167,7 @@ extension HostController {
         }
         _ = recombiner.reset(handle: handle)
         // The controller flushed this handle's unacknowledged packets (Vol 4 Part E §7.7.5).
-        aclCredits += aclInFlight.removeValue(forKey: handle) ?? 0
-        aclQueue.removeAll { $0.handle == handle }
+        _ = acl?.connectionClosed(handle: handle)
         if !link.suppressEvents { emit(.disconnected(link.info, reason: reason, error: error)) }
         pumpACL()
     }

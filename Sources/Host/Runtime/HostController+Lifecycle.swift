@@ -96,9 +96,7 @@ extension HostController {
         for handle in connections.keys.sorted() {
             endLink(handle, reason: reason, error: error)
         }
-        aclQueue = []
-        aclInFlight = [:]
-        aclCredits = 0
+        acl = nil
         recombiner = L2CAPRecombiner()
         reassembler = ExtendedAdvertisingReassembler()
         commandFamily = nil

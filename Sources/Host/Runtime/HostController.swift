@@ -25,11 +25,10 @@ public final class HostController: CentralHost, @unchecked Sendable {
     /// Incremented at each start and stop; callbacks from an older transport are ignored.
     var generation: UInt64 = 0
     var info: ControllerInfo?
-    var commands = CommandPipeline()
-    var commandHandlers: [UInt64: (CommandAnswer) -> Void] = [:]
-    var aclCredits = 0
-    var aclQueue: [HCIACLDataPacket] = []
-    var aclInFlight: [UInt16: Int] = [:]
+    var commands: HCICommandFlow
+    var commandHandlers: [HCICommandFlow.Ticket: (CommandAnswer) -> Void] = [:]
+    /// ACL credits and queues; nil until bring-up read the buffer sizes.
+    var acl: ACLFlow?
     var recombiner = L2CAPRecombiner()
     var connections: [UInt16: LinkState] = [:]
     var attempts = ConnectionAttemptQueue()
@@ -44,6 +43,7 @@ public final class HostController: CentralHost, @unchecked Sendable {
     /// Makes a host; nothing is opened until ``start(completion:)``.
     public init(configuration: HostConfiguration) {
         self.configuration = configuration
+        commands = HCICommandFlow(timeout: configuration.commandTimeout)
         eventQueue = DispatchQueue(label: "OpenCoreBluetooth.HostController.events")
     }
 

@@ -56,3 +56,14 @@ public struct AdvertisingObservation: Sendable, Hashable {
                   rssi: rssi == 127 ? nil : rssi, txPower: txPower == 127 ? nil : txPower, data: data)
     }
 }
+
+import HCI
+
+extension AdvertisingObservation {
+    /// Takes HCI's common report (legacy, directed, or a reassembled extended report).
+    public init(_ report: HCIAdvertisingReport) {
+        self.init(peer: PeerAddress(report.address, type: report.addressType), isConnectable: report.isConnectable,
+                  isScannable: report.isScannable, isScanResponse: report.isScanResponse, rssi: report.rssi,
+                  txPower: report.txPower, data: report.data)
+    }
+}
