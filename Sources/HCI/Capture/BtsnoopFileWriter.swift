@@ -1,0 +1,67 @@
+// Records packets to a btsnoop file as they happen (for --btsnoop FILE), one write per record.
+
+import Foundation
+
+/// Writes a btsnoop 1002 file incrementally to a file handle: the header on creation, then each record
+/// as soon as it is given, so a capture of a live session is readable (by tshark, Wireshark, btmon)
+/// even if the process dies. Safe to call from several threads.
+public final class BtsnoopFileWriter: @unchecked Sendable {
+    private let handle: FileHandle
+    private let path: String
+    private let lock = NSLock()
+    private var encoder = BtsnoopWriter()
+
+    /// Creates (or truncates) the file at `path` and writes the header.
+    /// Throws ``CaptureError/io(path:message:)`` if it cannot be created or written.
+    public convenience init(path: String) throws(CaptureError) {
+        guard FileManager.default.createFile(atPath: path, contents: nil),
+              let handle = FileHandle(forWritingAtPath: path) else {
+            throw .io(path: path, message: "cannot create the file")
+        }
+        try self.init(fileHandle: handle, name: path)
+    }
+
+    /// Writes the header to `fileHandle` (at its current position); `name` only labels errors.
+    public init(fileHandle: FileHandle, name: String = "btsnoop") throws(CaptureError) {
+        handle = fileHandle
+        path = name
+        try flush()
+    }
+
+    /// Writes one record now; records without an HCI packet are skipped.
+    /// Throws ``CaptureError/io(path:message:)`` when the write fails.
+    public func write(_ record: CaptureRecord) throws(CaptureError) {
+        lock.lock()
+        defer { lock.unlock() }
+        encoder.append(record)
+        try flushLocked()
+    }
+
+    /// Writes `packet`, seen at `timestamp` (microseconds since 1970-01-01 UTC) going `direction`.
+    public func write(_ packet: HCIPacket, direction: CaptureDirection, timestamp: Int64) throws(CaptureError) {
+        try write(CaptureRecord(timestamp: timestamp, direction: direction, packet: packet))
+    }
+
+    /// Closes the file handle.
+    public func close() {
+        lock.lock()
+        defer { lock.unlock() }
+        try? handle.close()
+    }
+
+    private func flush() throws(CaptureError) {
+        lock.lock()
+        defer { lock.unlock() }
+        try flushLocked()
+    }
+
+    private func flushLocked() throws(CaptureError) {
+        let bytes = encoder.takeBytes()
+        guard !bytes.isEmpty else { return }
+        do {
+            try handle.write(contentsOf: Data(bytes))
+        } catch {
+            throw .io(path: path, message: "write failed: \(error)")
+        }
+    }
+}
