@@ -1,0 +1,354 @@
+// The sans-I/O ATT bearer of one connection: client request queue, timeout, MTU, values and a minimal server.
+
+/// One ATT bearer (the ATT fixed channel of one LE connection), sans-I/O (Core v5.4 Vol 3 Part F §3.3, §3.4).
+///
+/// Feed received ATT PDUs to ``receive(_:now:)``, call ``tick(now:)`` at ``nextDeadline``, and drain
+/// ``takeEvents()`` after every call: it holds PDUs to send (in order), delivered values, request results,
+/// MTU changes, diagnostics and closure. Time is injected; nothing here reads a clock.
+///
+/// Client role: requests (``enqueue(_:now:)``, ``exchangeMTU(now:)``) go out one at a time, in FIFO order;
+/// a response or Error Response completes the pending one, anything else is dropped with a diagnostic.
+/// A request not answered within ``transactionTimeout`` (30 s, §3.3.3) fails with ``ATTBearerError/timeout``, as do
+/// all queued ones, and the bearer closes: no ATT PDU is sent afterwards and later requests fail with
+/// ``ATTBearerError/bearerClosed``.
+///
+/// MTU (§3.4.2, §5.2.1): ATT_MTU starts at 23; it becomes min(our receive MTU, the peer's receive MTU), never
+/// below 23. The peer announces its receive MTU in its Exchange MTU Request and in its response to ours; if it
+/// announces different values, the smallest is kept, so nothing is ever sent larger than the peer said it can
+/// receive. Outgoing PDUs never exceed ATT_MTU (requests fail with ``ATTBearerError/exceedsMTU(length:mtu:)``,
+/// commands are refused). Incoming PDUs up to our receive MTU are accepted whole; a larger response fails
+/// its request with ``ATTBearerError/responseExceedsReceiveMTU(length:receiveMTU:)``.
+///
+/// Server role (a central is a server too): Exchange MTU Requests are answered with our receive MTU, any number
+/// of times; the database is empty, so discovery requests (Find Information, Find By Type Value, Read By Type,
+/// Read By Group Type) get Attribute Not Found (Invalid Handle for a bad range, Unsupported Group Type for a
+/// group type other than «Primary/Secondary Service»), reads and writes Invalid Handle, Execute Write an
+/// Execute Write Response (nothing can be prepared), malformed requests Invalid PDU, unknown request opcodes
+/// Request Not Supported. Commands are never answered.
+///
+/// Values: notifications and indications for handles registered with ``subscribe(handle:)`` come out as
+/// ``ATTBearerEvent/value(handle:value:kind:)``, each value of a Multiple Handle Value Notification separately.
+/// Subscribe before sending the CCCD write, so values arriving before its Write Response are delivered.
+/// Every indication is confirmed exactly once, right after its value event (also when the handle has no
+/// subscriber or the indication is malformed, so the peer's indication flow never stalls).
+public struct ATTBearer: Sendable {
+    /// The default and minimum ATT_MTU on LE, in bytes (§3.2.8).
+    public static let minimumMTU = 23
+    /// The default receive MTU offered, in bytes (the largest attribute value, 512, plus headers).
+    public static let defaultReceiveMTU: UInt16 = 517
+    /// The transaction timeout (§3.3.3).
+    public static let defaultTransactionTimeout: Duration = .seconds(30)
+
+    /// Our receive MTU, in bytes (at least 23): offered in Exchange MTU, the largest PDU we accept.
+    public let receiveMTU: Int
+    /// How long a request may wait for its response.
+    public let transactionTimeout: Duration
+    /// The current ATT_MTU, in bytes.
+    public private(set) var mtu: Int = ATTBearer.minimumMTU
+    /// True once the bearer has closed (transaction timeout or ``close()``).
+    public private(set) var isClosed = false
+    /// Handles whose notifications and indications are delivered.
+    public private(set) var subscribedHandles: Set<UInt16> = []
+
+    struct Request: Sendable {
+        let id: ATTRequestID
+        let opcode: ATTOpcode
+        let bytes: [UInt8]
+    }
+
+    private var pending: (request: Request, deadline: ContinuousClock.Instant)?
+    private var queue: [Request] = []
+    private var peerReceiveMTU: Int?
+    private var mtuOffered = false
+    private var nextID: UInt64 = 1
+    private var events: [ATTBearerEvent] = []
+
+    /// Makes a bearer offering `receiveMTU` bytes (values below 23 become 23).
+    public init(receiveMTU: UInt16 = ATTBearer.defaultReceiveMTU, transactionTimeout: Duration = ATTBearer.defaultTransactionTimeout) {
+        self.receiveMTU = max(Self.minimumMTU, Int(receiveMTU))
+        self.transactionTimeout = transactionTimeout
+    }
+
+    /// Takes every event produced since the last call, in order.
+    public mutating func takeEvents() -> [ATTBearerEvent] {
+        defer { events.removeAll() }
+        return events
+    }
+
+    /// The instant the pending request times out, if one is pending; call ``tick(now:)`` then.
+    public var nextDeadline: ContinuousClock.Instant? { pending?.deadline }
+
+    /// The pending request's id, if any.
+    public var pendingRequest: ATTRequestID? { pending?.request.id }
+
+    /// Ids of the requests waiting behind the pending one, in sending order.
+    public var queuedRequests: [ATTRequestID] { queue.map(\.id) }
+
+    /// Registers interest in `handle`'s notifications and indications (do it before the enabling CCCD write).
+    public mutating func subscribe(handle: UInt16) { subscribedHandles.insert(handle) }
+
+    /// Stops delivering `handle`'s values (do it after the disabling CCCD write completes).
+    public mutating func unsubscribe(handle: UInt16) { subscribedHandles.remove(handle) }
+
+    /// Queues ATT_EXCHANGE_MTU_REQ with our receive MTU. Offered once per bearer: a second call completes at once
+    /// with ``ATTBearerError/mtuAlreadyExchanged``.
+    @discardableResult
+    public mutating func exchangeMTU(now: ContinuousClock.Instant) -> ATTRequestID {
+        let id = makeID()
+        guard !mtuOffered else {
+            events.append(.requestCompleted(id, .failure(.mtuAlreadyExchanged)))
+            return id
+        }
+        mtuOffered = true
+        let pdu = ATTExchangeMTURequest(clientRxMTU: UInt16(clamping: receiveMTU))
+        return enqueue(Request(id: id, opcode: ATTExchangeMTURequest.opcode, bytes: pdu.bytes), now: now)
+    }
+
+    /// Queues a request; it is sent when every earlier one has completed. Its result comes as
+    /// ``ATTBearerEvent/requestCompleted(_:_:)`` with the returned id (at once when the bearer is closed).
+    @discardableResult
+    public mutating func enqueue<Request: ATTRequestPDU>(_ request: Request, now: ContinuousClock.Instant) -> ATTRequestID {
+        enqueue(ATTBearer.Request(id: makeID(), opcode: Request.opcode, bytes: request.bytes), now: now)
+    }
+
+    /// Sends a command (Write Command, Signed Write Command) at once, independent of the request queue.
+    /// Throws ``ATTBearerError/bearerClosed`` after closure and ``ATTBearerError/exceedsMTU(length:mtu:)``
+    /// when it does not fit ATT_MTU; nothing is sent then.
+    public mutating func send<Command: ATTCommandPDU>(_ command: Command) throws(ATTBearerError) {
+        guard !isClosed else { throw .bearerClosed }
+        let bytes = command.bytes
+        guard bytes.count <= mtu else { throw .exceedsMTU(length: bytes.count, mtu: mtu) }
+        events.append(.send(bytes))
+    }
+
+    /// Checks the transaction timeout: at or after the pending request's deadline, the bearer closes.
+    public mutating func tick(now: ContinuousClock.Instant) {
+        guard let deadline = pending?.deadline, now >= deadline else { return }
+        shut(failing: .timeout, reason: .transactionTimeout)
+    }
+
+    /// Closes the bearer (e.g. on disconnection): the pending and queued requests fail with ``ATTBearerError/bearerClosed``.
+    public mutating func close() {
+        guard !isClosed else { return }
+        shut(failing: .bearerClosed, reason: .closedByOwner)
+    }
+
+    /// Handles one ATT PDU received on CID 0x0004.
+    public mutating func receive(_ pdu: [UInt8], now: ContinuousClock.Instant) {
+        tick(now: now)
+        guard !isClosed else {
+            events.append(.diagnostic(.receivedWhileClosed(pdu.first.map { ATTOpcode(rawValue: $0) })))
+            return
+        }
+        guard let first = pdu.first else {
+            events.append(.diagnostic(.emptyPDU))
+            return
+        }
+        let opcode = ATTOpcode(rawValue: first)
+        if pdu.count > receiveMTU {
+            receiveOversized(opcode, length: pdu.count, now: now)
+            return
+        }
+        switch opcode.kind {
+        case .response: receiveResponse(opcode, pdu, now: now)
+        case .request: serve(opcode, pdu)
+        case .notification, .indication: receiveValue(opcode, pdu)
+        case .command: events.append(.diagnostic(.ignoredCommand(opcode)))
+        case .confirmation: events.append(.diagnostic(.unexpectedConfirmation))
+        case .unknown:
+            if opcode.isCommand {
+                events.append(.diagnostic(.ignoredCommand(opcode)))
+            } else {
+                answer(opcode, handle: 0, error: .requestNotSupported)
+            }
+        }
+    }
+
+    // MARK: Client side
+
+    private mutating func makeID() -> ATTRequestID {
+        defer { nextID += 1 }
+        return ATTRequestID(rawValue: nextID)
+    }
+
+    private mutating func enqueue(_ request: Request, now: ContinuousClock.Instant) -> ATTRequestID {
+        guard !isClosed else {
+            events.append(.requestCompleted(request.id, .failure(.bearerClosed)))
+            return request.id
+        }
+        queue.append(request)
+        sendNext(now: now)
+        return request.id
+    }
+
+    private mutating func sendNext(now: ContinuousClock.Instant) {
+        while pending == nil, !isClosed, !queue.isEmpty {
+            let request = queue.removeFirst()
+            guard request.bytes.count <= mtu else {
+                events.append(.requestCompleted(request.id, .failure(.exceedsMTU(length: request.bytes.count, mtu: mtu))))
+                continue
+            }
+            pending = (request, now + transactionTimeout)
+            events.append(.send(request.bytes))
+        }
+    }
+
+    private mutating func complete(_ result: Result<ATTPDU, ATTBearerError>, now: ContinuousClock.Instant) {
+        guard let request = pending?.request else { return }
+        pending = nil
+        events.append(.requestCompleted(request.id, result))
+        sendNext(now: now)
+    }
+
+    private mutating func receiveResponse(_ opcode: ATTOpcode, _ bytes: [UInt8], now: ContinuousClock.Instant) {
+        guard let request = pending?.request else {
+            events.append(.diagnostic(.unexpectedResponse(opcode, pending: nil)))
+            return
+        }
+        if opcode == .errorResponse {
+            let response: ATTErrorResponse
+            do { response = try ATTErrorResponse(bytes: bytes) } catch {
+                complete(.failure(.invalidResponse(error)), now: now)
+                return
+            }
+            guard response.requestOpcode == request.opcode else {
+                events.append(.diagnostic(.mismatchedErrorResponse(response, pending: request.opcode)))
+                return
+            }
+            complete(.failure(.errorResponse(response)), now: now)
+            return
+        }
+        guard opcode == request.opcode.responseOpcode else {
+            events.append(.diagnostic(.unexpectedResponse(opcode, pending: request.opcode)))
+            return
+        }
+        let pdu: ATTPDU
+        do { pdu = try ATTPDU(bytes: bytes) } catch {
+            complete(.failure(.invalidResponse(error)), now: now)
+            return
+        }
+        if case .exchangeMTUResponse(let response) = pdu { peerAnnounced(response.serverRxMTU) }
+        complete(.success(pdu), now: now)
+    }
+
+    private mutating func receiveOversized(_ opcode: ATTOpcode, length: Int, now: ContinuousClock.Instant) {
+        switch opcode.kind {
+        case .response where pending != nil && (opcode == .errorResponse || opcode == pending?.request.opcode.responseOpcode):
+            complete(.failure(.responseExceedsReceiveMTU(length: length, receiveMTU: receiveMTU)), now: now)
+        case .request:
+            events.append(.diagnostic(.exceedsReceiveMTU(opcode, length: length)))
+            answer(opcode, handle: 0, error: .invalidPDU)
+        default:
+            events.append(.diagnostic(.exceedsReceiveMTU(opcode, length: length)))
+        }
+    }
+
+    private mutating func peerAnnounced(_ value: UInt16) {
+        let announced = max(Self.minimumMTU, Int(value))
+        peerReceiveMTU = min(peerReceiveMTU ?? announced, announced)
+        let newMTU = max(Self.minimumMTU, min(receiveMTU, peerReceiveMTU ?? Self.minimumMTU))
+        if newMTU != mtu {
+            mtu = newMTU
+            events.append(.mtuChanged(newMTU))
+        }
+    }
+
+    private mutating func shut(failing error: ATTBearerError, reason: ATTBearerCloseReason) {
+        isClosed = true
+        if let request = pending?.request { events.append(.requestCompleted(request.id, .failure(error))) }
+        pending = nil
+        for request in queue { events.append(.requestCompleted(request.id, .failure(error))) }
+        queue.removeAll()
+        events.append(.closed(reason))
+    }
+
+    // MARK: Values
+
+    private mutating func receiveValue(_ opcode: ATTOpcode, _ bytes: [UInt8]) {
+        switch opcode {
+        case .handleValueIndication:
+            do {
+                let indication = try ATTHandleValueIndication(bytes: bytes)
+                deliver(handle: indication.attributeHandle, value: indication.attributeValue, kind: .indication)
+            } catch {
+                events.append(.diagnostic(.malformedPDU(error)))
+            }
+            events.append(.send(ATTHandleValueConfirmation().bytes))
+        case .handleValueNotification:
+            do {
+                let notification = try ATTHandleValueNotification(bytes: bytes)
+                deliver(handle: notification.attributeHandle, value: notification.attributeValue, kind: .notification)
+            } catch {
+                events.append(.diagnostic(.malformedPDU(error)))
+            }
+        default:
+            do {
+                let notification = try ATTMultipleHandleValueNotification(bytes: bytes)
+                for tuple in notification.handleLengthValueTupleList {
+                    deliver(handle: tuple.attributeHandle, value: tuple.attributeValue, kind: .notification)
+                }
+            } catch {
+                events.append(.diagnostic(.malformedPDU(error)))
+            }
+        }
+    }
+
+    private mutating func deliver(handle: UInt16, value: [UInt8], kind: ATTValueKind) {
+        if subscribedHandles.contains(handle) {
+            events.append(.value(handle: handle, value: value, kind: kind))
+        } else {
+            events.append(.diagnostic(.unsubscribedValue(handle: handle, kind: kind)))
+        }
+    }
+
+    // MARK: Server side
+
+    private mutating func answer(_ opcode: ATTOpcode, handle: UInt16, error: ATTError) {
+        events.append(.send(ATTErrorResponse(requestOpcode: opcode, attributeHandle: handle, error: error).bytes))
+        events.append(.diagnostic(.answeredPeerRequest(opcode, error: error)))
+    }
+
+    private mutating func serve(_ opcode: ATTOpcode, _ bytes: [UInt8]) {
+        let request: ATTPDU
+        do { request = try ATTPDU(bytes: bytes) } catch {
+            events.append(.diagnostic(.malformedPDU(error)))
+            answer(opcode, handle: 0, error: .invalidPDU)
+            return
+        }
+        switch request {
+        case .exchangeMTURequest(let exchange):
+            events.append(.send(ATTExchangeMTUResponse(serverRxMTU: UInt16(clamping: receiveMTU)).bytes))
+            events.append(.diagnostic(.answeredPeerRequest(opcode, error: nil)))
+            peerAnnounced(exchange.clientRxMTU)
+        case .findInformationRequest(let find):
+            answerDiscovery(opcode, find.startingHandle, find.endingHandle)
+        case .findByTypeValueRequest(let find):
+            answerDiscovery(opcode, find.startingHandle, find.endingHandle)
+        case .readByTypeRequest(let read):
+            answerDiscovery(opcode, read.startingHandle, read.endingHandle)
+        case .readByGroupTypeRequest(let read):
+            let groupTypes = [BluetoothUUIDConstants.primaryService, BluetoothUUIDConstants.secondaryService]
+            if read.startingHandle != 0, read.startingHandle <= read.endingHandle, !groupTypes.contains(read.attributeGroupType) {
+                answer(opcode, handle: read.startingHandle, error: .unsupportedGroupType)
+            } else {
+                answerDiscovery(opcode, read.startingHandle, read.endingHandle)
+            }
+        case .readRequest(let read): answer(opcode, handle: read.attributeHandle, error: .invalidHandle)
+        case .readBlobRequest(let read): answer(opcode, handle: read.attributeHandle, error: .invalidHandle)
+        case .readMultipleRequest(let read): answer(opcode, handle: read.setOfHandles.first ?? 0, error: .invalidHandle)
+        case .readMultipleVariableRequest(let read): answer(opcode, handle: read.setOfHandles.first ?? 0, error: .invalidHandle)
+        case .writeRequest(let write): answer(opcode, handle: write.attributeHandle, error: .invalidHandle)
+        case .prepareWriteRequest(let write): answer(opcode, handle: write.attributeHandle, error: .invalidHandle)
+        case .executeWriteRequest:
+            events.append(.send(ATTExecuteWriteResponse().bytes))
+            events.append(.diagnostic(.answeredPeerRequest(opcode, error: nil)))
+        default:
+            answer(opcode, handle: 0, error: .requestNotSupported)
+        }
+    }
+
+    private mutating func answerDiscovery(_ opcode: ATTOpcode, _ start: UInt16, _ end: UInt16) {
+        let validRange = start != 0 && start <= end
+        answer(opcode, handle: start, error: validRange ? .attributeNotFound : .invalidHandle)
+    }
+}

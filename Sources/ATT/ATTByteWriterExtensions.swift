@@ -1,0 +1,12 @@
+// ByteWriter helpers for ATT PDUs: handle ranges of discovery requests and UUID fields.
+
+import BluetoothCore
+
+extension ByteWriter {
+    /// Appends Starting Handle and Ending Handle (2 bytes each), as discovery requests carry them (Vol 3 Part F §3.4.3, §3.4.4).
+    mutating func writeRange(opcode: ATTOpcode, _ start: UInt16, _ end: UInt16) {
+        write(opcode.rawValue)
+        write(start)
+        write(end)
+    }
+}

@@ -1,0 +1,61 @@
+// ATT_READ_BLOB_REQ and ATT_READ_BLOB_RSP: part of a long attribute value from an offset.
+
+import BluetoothCore
+
+/// ATT_READ_BLOB_REQ (Core v5.4 Vol 3 Part F §3.4.4.5).
+///
+/// Layout: Opcode 0x0C, Attribute Handle (2), Value Offset (2) (5 bytes).
+public struct ATTReadBlobRequest: ATTRequestPDU {
+    public static let opcode = ATTOpcode.readBlobRequest
+    /// The handle to read.
+    public var attributeHandle: UInt16
+    /// Offset of the first byte to read, in bytes.
+    public var valueOffset: UInt16
+
+    /// Makes the PDU.
+    public init(attributeHandle: UInt16, valueOffset: UInt16) {
+        self.attributeHandle = attributeHandle
+        self.valueOffset = valueOffset
+    }
+
+    public init(bytes: [UInt8]) throws(ATTDecodingError) {
+        var reader = try ATTPDUReader(bytes, opcode: Self.opcode)
+        attributeHandle = try reader.uint16("Attribute Handle")
+        valueOffset = try reader.uint16("Value Offset")
+        try reader.end()
+    }
+
+    public var bytes: [UInt8] {
+        var writer = ByteWriter(capacity: 5)
+        writer.write(Self.opcode.rawValue)
+        writer.write(attributeHandle)
+        writer.write(valueOffset)
+        return writer.bytes
+    }
+}
+
+/// ATT_READ_BLOB_RSP (Core v5.4 Vol 3 Part F §3.4.4.6).
+///
+/// Layout: Opcode 0x0D, Part Attribute Value (the rest).
+public struct ATTReadBlobResponse: ATTPDUCoding {
+    public static let opcode = ATTOpcode.readBlobResponse
+    /// Up to ATT_MTU - 1 bytes of the value from the requested offset.
+    public var partAttributeValue: [UInt8]
+
+    /// Makes the PDU.
+    public init(partAttributeValue: [UInt8]) {
+        self.partAttributeValue = partAttributeValue
+    }
+
+    public init(bytes: [UInt8]) throws(ATTDecodingError) {
+        var reader = try ATTPDUReader(bytes, opcode: Self.opcode)
+        partAttributeValue = reader.rest()
+    }
+
+    public var bytes: [UInt8] {
+        var writer = ByteWriter(capacity: 1 + partAttributeValue.count)
+        writer.write(Self.opcode.rawValue)
+        writer.write(contentsOf: partAttributeValue)
+        return writer.bytes
+    }
+}
