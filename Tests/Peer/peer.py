@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+"""The project's virtual Bluetooth LE peer: host-facing controllers (H4 over TCP), two peripherals, two beacons.
+
+Usage: peer.py [--controllers N] [--legacy-only INDEX ...] [--dump-gatt] [-v]
+
+Prints one line `READY {json}` on stdout when every controller listens, then answers stdin control lines
+with `OK ...` or `ERR ...` (see Tests/Peer/README.md). Exits when stdin closes or the parent process changes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from bumble import hci  # noqa: E402
+from bumble.device import AdvertisingType, Device, DeviceConfiguration  # noqa: E402
+from bumble.host import Host  # noqa: E402
+
+import advertisers as adv  # noqa: E402
+import databases  # noqa: E402
+from h4_server import H4Server  # noqa: E402
+from peer_controller import PeerController, PeerLink  # noqa: E402
+
+logger = logging.getLogger('peer')
+
+
+def host_public_address(index: int) -> str:
+    """BD_ADDR of host-facing controller `index`: 0C:B0:00:00:00:<index+1>."""
+    return f'0C:B0:00:00:00:{index + 1:02X}'
+
+
+async def make_advertiser(link: PeerLink, name: str, address: str, adv_type: int, adv_data: bytes,
+                          scan_rsp: bytes, interval_ms: int, rssi: int):
+    controller = PeerController(f'peer-{name}', link, public_address=None, extended=False, rssi=rssi)
+    config = DeviceConfiguration()
+    config.name = name
+    config.address = hci.Address(address, hci.Address.RANDOM_DEVICE_ADDRESS)
+    config.gap_service_enabled = False
+    config.gatt_service_enabled = False
+    config.advertising_interval_min = interval_ms
+    config.advertising_interval_max = interval_ms
+    device = Device(config=config, host=Host(controller, controller))
+    app = None
+    if name == 'alpha':
+        app = databases.AlphaApp(device)
+    elif name == 'bravo':
+        app = databases.BravoApp(device)
+    if app is not None:
+        device.add_services(app.services())
+        databases.fix_include_declarations(device.gatt_server)
+    await device.power_on()
+    await device.start_advertising(advertising_type=AdvertisingType(adv_type), own_address_type=1,
+                                   auto_restart=adv_type == adv.ADV_TYPE_IND, advertising_data=adv_data,
+                                   scan_response_data=scan_rsp)
+    return controller, device, app
+
+
+def dump_gatt(devices) -> None:
+    for name, device in devices.items():
+        print(f'## {name}')
+        for attribute in device.gatt_server.attributes:
+            print(f'0x{attribute.handle:04X} {attribute}')
+
+
+class Peer:
+    def __init__(self, args):
+        self.args = args
+        self.link = PeerLink()
+        self.controllers: list[PeerController] = []
+        self.servers: list[H4Server] = []
+        self.devices: dict[str, Device] = {}
+        self.apps: dict[str, databases.PeripheralApp] = {}
+        self.done = asyncio.Event()
+
+    async def start(self) -> dict:
+        databases.install_permission_checks()
+        for index in range(self.args.controllers):
+            controller = PeerController(f'host{index}', self.link, public_address=host_public_address(index),
+                                        extended=index not in self.args.legacy_only)
+            server = H4Server(controller)
+            await server.start()
+            self.controllers.append(controller)
+            self.servers.append(server)
+        peers = []
+        for name, address, adv_type, adv_data, scan_rsp, interval, rssi, role in adv.ADVERTISERS:
+            _, device, app = await make_advertiser(self.link, name, address, adv_type, adv_data, scan_rsp,
+                                                   interval, rssi)
+            self.devices[name] = device
+            if app is not None:
+                self.apps[name] = app
+            peers.append({'name': name, 'address': address, 'addressType': 'random', 'role': role,
+                          'connectable': adv_type == adv.ADV_TYPE_IND, 'rssi': rssi,
+                          'advertisingData': adv_data.hex(), 'scanResponseData': scan_rsp.hex(),
+                          'intervalMs': interval})
+        return {
+            'controllers': [{'index': i, 'port': s.port, 'host': '127.0.0.1',
+                             'publicAddress': host_public_address(i), 'extended': c.extended}
+                            for i, (c, s) in enumerate(zip(self.controllers, self.servers))],
+            'peers': peers,
+            'pid': os.getpid(),
+        }
+
+    def _controllers_for(self, words: list[str]) -> list[PeerController]:
+        if not words:
+            return self.controllers
+        return [self.controllers[int(words[0])]]
+
+    async def handle(self, line: str) -> str:
+        words = line.split()
+        if not words:
+            return 'ERR empty'
+        cmd, rest = words[0].lower(), words[1:]
+        try:
+            if cmd == 'ping':
+                return 'OK ping'
+            if cmd == 'mute':
+                opcode = int(rest[0], 0)
+                for controller in self._controllers_for(rest[1:]):
+                    controller.muted.add(opcode)
+                return f'OK mute 0x{opcode:04X}'
+            if cmd == 'unmute':
+                if rest and rest[0] != 'all':
+                    opcode = int(rest[0], 0)
+                    for controller in self._controllers_for(rest[1:]):
+                        controller.muted.discard(opcode)
+                    return f'OK unmute 0x{opcode:04X}'
+                for controller in self._controllers_for(rest[1:]):
+                    controller.muted.clear()
+                return 'OK unmute all'
+            if cmd == 'hwerror':
+                code = int(rest[0], 0) if rest else 0x01
+                for controller in self._controllers_for(rest[1:]):
+                    controller.hardware_error(code)
+                return f'OK hwerror 0x{code:02X}'
+            if cmd == 'drop':
+                index = int(rest[0]) if rest else 0
+                dropped = self.servers[index].drop_client()
+                return f'OK drop {index}' if dropped else f'ERR drop {index}: no client'
+            if cmd == 'restore':
+                for app in self.apps.values():
+                    if isinstance(app, databases.AlphaApp):
+                        app.restore()
+                return 'OK restore'
+            if cmd == 'service-changed':
+                app = self.apps['alpha']
+                start, end = app.toggle_dynamic_service()
+                await app.indicate_service_changed(start, end)
+                return f'OK service-changed 0x{start:04X} 0x{end:04X}'
+            if cmd == 'disconnect':
+                name = rest[0]
+                device = self.devices[name]
+                for connection in list(device.connections.values()):
+                    await connection.disconnect(0x13)
+                return f'OK disconnect {name}'
+            if cmd == 'quit':
+                self.done.set()
+                return 'OK quit'
+        except (IndexError, ValueError, KeyError) as error:
+            return f'ERR {cmd}: {error!r}'
+        return f'ERR unknown command {cmd}'
+
+    async def read_stdin(self) -> None:
+        loop = asyncio.get_running_loop()
+        reader = asyncio.StreamReader()
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+        while True:
+            line = await reader.readline()
+            if not line:
+                logger.info('stdin closed; exiting')
+                self.done.set()
+                return
+            reply = await self.handle(line.decode('utf-8', 'replace').strip())
+            print(reply, flush=True)
+
+    async def watch_parent(self) -> None:
+        parent = os.getppid()
+        while os.getppid() == parent:
+            await asyncio.sleep(0.5)
+        logger.info('parent changed; exiting')
+        self.done.set()
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--controllers', type=int, default=1, help='host-facing controllers (default 1)')
+    parser.add_argument('--legacy-only', type=int, action='append', default=[],
+                        help='index of a host-facing controller without LE extended advertising (repeatable)')
+    parser.add_argument('--dump-gatt', action='store_true', help='print the GATT databases and exit')
+    parser.add_argument('--no-stdin', action='store_true', help='do not read control lines nor exit on stdin EOF')
+    parser.add_argument('-v', '--verbose', action='count', default=0)
+    args = parser.parse_args()
+    logging.basicConfig(stream=sys.stderr, level=[logging.WARNING, logging.INFO, logging.DEBUG][min(args.verbose, 2)],
+                        format='%(asctime)s %(name)s %(levelname)s %(message)s')
+
+    peer = Peer(args)
+    ready = await peer.start()
+    if args.dump_gatt:
+        dump_gatt(peer.devices)
+        return
+    print('READY ' + json.dumps(ready, separators=(',', ':')), flush=True)
+    tasks = [asyncio.create_task(peer.watch_parent())]
+    if not args.no_stdin:
+        tasks.append(asyncio.create_task(peer.read_stdin()))
+    await peer.done.wait()
+    for task in tasks:
+        task.cancel()
+    for server in peer.servers:
+        server.close()
+
+
+if __name__ == '__main__':
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        pass
+    os._exit(0)
