@@ -4,6 +4,7 @@ import BluetoothCore
 import Dispatch
 import Foundation
 import HCI
+import L2CAP
 
 extension HostController {
     public func start(completion: @escaping @Sendable (Result<ControllerInfo, HostError>) -> Void) {
@@ -59,16 +60,15 @@ extension HostController {
         }
     }
 
+    /// Maps a transport's opening failure to the host's error.
     static func hostError(opening error: any Error) -> HostError {
         if let hostError = error as? HostError { return hostError }
-        let text = "\(error)"
-        if text.contains("EAFNOSUPPORT") || text.localizedCaseInsensitiveContains("no bluetooth") || text.contains("Address family not supported") {
-            return .noBluetoothSupport
+        guard let transportError = error as? HCITransportError else { return .transportFailed("\(error)") }
+        switch transportError {
+        case .noBluetoothSupport: return .noBluetoothSupport
+        case .permissionDenied(let operation): return .permissionDenied(operation)
+        default: return .transportFailed("\(transportError)")
         }
-        if text.contains("EPERM") || text.contains("EACCES") || text.localizedCaseInsensitiveContains("permission") {
-            return .permissionDenied(text)
-        }
-        return .transportFailed(text)
     }
 
     static func isPermission(_ error: HostError) -> Bool {

@@ -1,5 +1,6 @@
 // ACL in and out of each link: recombination, fixed-channel routing, fragmentation under ACL flow control, and ATT.
 
+import BluetoothCore
 import HCI
 import L2CAP
 
