@@ -1,0 +1,89 @@
+// Failures against the virtual peer: unanswered commands, end of file, Hardware Error and a killed peer; the host recovers.
+
+import BluetoothCore
+import HCI
+import Host
+import PeerSupport
+import Testing
+
+@Suite(.serialized) struct HostFailureTests {
+    @Test func unansweredCommandTimesOutAndTheHostStaysUsable() async throws {
+        let peer = try VirtualPeer()
+        defer { peer.stop() }
+        let (host, log) = makeHost(peer, commandTimeout: .milliseconds(500))
+        defer { host.stop() }
+        // Reset (0x0C03) never answered: bring-up fails with the command timeout.
+        try peer.mute(opcode: 0x0C03)
+        await #expect(throws: HostError.commandTimeout(.reset)) { try await host.start() }
+        #expect(host.state == .poweredOff)
+        try peer.unmute()
+        _ = try await host.start()
+        #expect(host.state == .poweredOn)
+        // Read RSSI (0x1405) never answered on a live connection.
+        host.connect(to: PeerDevices.alpha, options: ConnectOptions(timeout: .seconds(5)))
+        let link = try #require(log.first(within: 6) { $0.connected })
+        try peer.mute(opcode: 0x1405)
+        await #expect(throws: HostError.commandTimeout(.readRSSI)) { try await host.readRSSI(link.handle) }
+        try peer.unmute()
+        #expect(try await host.readRSSI(link.handle) == -50)
+    }
+
+    @Test func endOfFileEndsConnectionsAndScanThenRestartWorks() async throws {
+        let peer = try VirtualPeer()
+        defer { peer.stop() }
+        let (host, log) = makeHost(peer)
+        defer { host.stop() }
+        _ = try await host.start()
+        host.connect(to: PeerDevices.alpha, options: ConnectOptions(timeout: .seconds(5)))
+        let link = try #require(log.first(within: 6) { $0.connected })
+        try await host.startScan(ScanOptions())
+        try peer.dropClient()
+        let ended = try #require(log.first(within: 5) { $0.disconnection })
+        #expect(ended.0.handle == link.handle)
+        #expect(ended.2 == .transportClosed)
+        #expect(log.first(within: 2) { if case .scanStopped(.transportClosed) = $0 { true } else { nil } } == true)
+        #expect(log.first(within: 2) { if case .stateChanged(.poweredOff) = $0 { true } else { nil } } == true)
+        await #expect(throws: HostError.notConnected(link.handle)) { try await host.readRSSI(link.handle) }
+
+        log.clear()
+        _ = try await host.start()
+        host.connect(to: PeerDevices.bravo, options: ConnectOptions(timeout: .seconds(5)))
+        #expect(log.first(within: 6) { $0.connected }?.peer == PeerDevices.bravo)
+    }
+
+    @Test func hardwareErrorEndsEverythingWithThatError() async throws {
+        let peer = try VirtualPeer()
+        defer { peer.stop() }
+        let (host, log) = makeHost(peer)
+        defer { host.stop() }
+        _ = try await host.start()
+        host.connect(to: PeerDevices.alpha, options: ConnectOptions(timeout: .seconds(5)))
+        _ = try #require(log.first(within: 6) { $0.connected })
+        try peer.hardwareError(code: 0x42)
+        let ended = try #require(log.first(within: 5) { $0.disconnection })
+        #expect(ended.2 == .hardwareError(0x42))
+        #expect(ended.1 == .hardwareFailure)
+        _ = try await host.start()
+        #expect(host.state == .poweredOn)
+    }
+
+    @Test func killedPeerMidConnectionIsReportedAndNothingWaits() async throws {
+        let peer = try VirtualPeer()
+        defer { peer.stop() }
+        let (host, log) = makeHost(peer)
+        defer { host.stop() }
+        _ = try await host.start()
+        host.connect(to: PeerDevices.alpha, options: ConnectOptions(timeout: .seconds(5)))
+        let link = try #require(log.first(within: 6) { $0.connected })
+        peer.kill()
+        let ended = try #require(log.first(within: 5) { $0.disconnection })
+        #expect(ended.0.handle == link.handle)
+        #expect(ended.2 == .transportClosed)
+        #expect(host.state == .poweredOff)
+        // Starting against a dead peer fails promptly with a transport error.
+        await #expect { try await host.start() } throws: { error in
+            if case .transportFailed = error as? HostError { return true }
+            return false
+        }
+    }
+}
