@@ -9,4 +9,9 @@ extension ByteWriter {
         write(start)
         write(end)
     }
+
+    /// Appends a UUID as an ATT PDU carries it: 2 bytes when it has a 16-bit form, else 16 (Vol 3 Part F §3.2.1).
+    mutating func writeATTUUID(_ uuid: BluetoothUUID) {
+        write(contentsOf: uuid.littleEndianBytes(width: uuid.uuid16 != nil ? 2 : 16) ?? [])
+    }
 }

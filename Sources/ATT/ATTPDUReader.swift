@@ -55,13 +55,6 @@ struct ATTPDUReader {
     }
 }
 
-extension ByteWriter {
-    /// Appends a UUID as an ATT PDU carries it: 2 bytes when it has a 16-bit form, else 16 (Vol 3 Part F §3.2.1).
-    mutating func writeATTUUID(_ uuid: BluetoothUUID) {
-        write(contentsOf: uuid.littleEndianBytes(width: uuid.uuid16 != nil ? 2 : 16) ?? [])
-    }
-}
-
 extension ATTPDUReader {
     /// Reads a Length byte then a list of entries of that length filling the rest of the PDU
     /// (Read By Type and Read By Group Type responses, §3.4.4.2, §3.4.4.10). Throws when the length is below
