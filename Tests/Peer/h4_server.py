@@ -57,6 +57,8 @@ class H4Server:
                     break
                 parser.feed_data(data)
                 await writer.drain()
+        except asyncio.CancelledError:
+            pass
         except Exception as error:  # malformed H4 or a broken socket ends this client
             logger.warning('[%s] client error: %s', self.controller.name, error)
         finally:
