@@ -39,6 +39,14 @@ public struct HCIReadLocalVersionInformation: HCICommand {
         public var companyIdentifier: UInt16
         /// LMP_Subversion, vendor defined.
         public var lmpSubversion: UInt16
+        /// Makes the value from its fields.
+        public init(hciVersion: UInt8, hciSubversion: UInt16, lmpVersion: UInt8, companyIdentifier: UInt16, lmpSubversion: UInt16) {
+            self.hciVersion = hciVersion
+            self.hciSubversion = hciSubversion
+            self.lmpVersion = lmpVersion
+            self.companyIdentifier = companyIdentifier
+            self.lmpSubversion = lmpSubversion
+        }
     }
     public static let opcode = HCIOpcode.readLocalVersionInformation
     /// Makes the command.
@@ -105,6 +113,13 @@ public struct HCIReadBufferSize: HCICommand {
         public var totalNumACLDataPackets: UInt16
         /// Number of synchronous packets the controller can buffer.
         public var totalNumSynchronousDataPackets: UInt16
+        /// Makes the value from its fields.
+        public init(aclDataPacketLength: UInt16, synchronousDataPacketLength: UInt8, totalNumACLDataPackets: UInt16, totalNumSynchronousDataPackets: UInt16) {
+            self.aclDataPacketLength = aclDataPacketLength
+            self.synchronousDataPacketLength = synchronousDataPacketLength
+            self.totalNumACLDataPackets = totalNumACLDataPackets
+            self.totalNumSynchronousDataPackets = totalNumSynchronousDataPackets
+        }
     }
     public static let opcode = HCIOpcode.readBufferSize
     /// Makes the command.

@@ -109,6 +109,11 @@ public struct HCIReadRSSI: HCICommand {
         public var handle: UInt16
         /// RSSI in dBm (on LE the absolute received signal strength, -127...20).
         public var rssi: Int8
+        /// Makes the value from its fields.
+        public init(handle: UInt16, rssi: Int8) {
+            self.handle = handle
+            self.rssi = rssi
+        }
     }
     public static let opcode = HCIOpcode.readRSSI
     /// Connection_Handle.

@@ -41,6 +41,13 @@ public struct LEMaximumDataLength: Hashable, Sendable {
     public var maxRxOctets: UInt16
     /// Supported_Max_RX_Time, µs.
     public var maxRxTime: UInt16
+    /// Makes the value from its fields.
+    public init(maxTxOctets: UInt16, maxTxTime: UInt16, maxRxOctets: UInt16, maxRxTime: UInt16) {
+        self.maxTxOctets = maxTxOctets
+        self.maxTxTime = maxTxTime
+        self.maxRxOctets = maxRxOctets
+        self.maxRxTime = maxRxTime
+    }
 }
 
 /// HCI LE Read Maximum Data Length (Core v5.4 Vol 4 Part E §7.8.46): returns four 2-byte values (TX octets, TX time,
@@ -109,6 +116,12 @@ public struct HCILEReadPHY: HCICommand {
         public var txPHY: LEPHY
         /// The receiver PHY.
         public var rxPHY: LEPHY
+        /// Makes the value from its fields.
+        public init(handle: UInt16, txPHY: LEPHY, rxPHY: LEPHY) {
+            self.handle = handle
+            self.txPHY = txPHY
+            self.rxPHY = rxPHY
+        }
     }
     public static let opcode = HCIOpcode.leReadPHY
     /// Connection_Handle.

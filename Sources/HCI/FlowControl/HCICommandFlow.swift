@@ -37,6 +37,12 @@ public struct HCICommandFlow: Sendable {
         public var opcode: HCIOpcode
         /// The outcome.
         public var outcome: Outcome
+        /// Makes the value from its fields.
+        public init(ticket: Ticket, opcode: HCIOpcode, outcome: Outcome) {
+            self.ticket = ticket
+            self.opcode = opcode
+            self.outcome = outcome
+        }
     }
 
     private struct Queued: Sendable {

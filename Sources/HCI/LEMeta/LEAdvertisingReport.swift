@@ -144,6 +144,15 @@ public struct LEDirectedAdvertisingReport: Hashable, Sendable {
     public var directAddress: BluetoothAddress
     /// RSSI in dBm, nil when 127 ("not available").
     public var rssi: Int8?
+    /// Makes the value from its fields.
+    public init(eventType: LEAdvertisingEventType, addressType: AddressType, address: BluetoothAddress, directAddressType: AddressType, directAddress: BluetoothAddress, rssi: Int8?) {
+        self.eventType = eventType
+        self.addressType = addressType
+        self.address = address
+        self.directAddressType = directAddressType
+        self.directAddress = directAddress
+        self.rssi = rssi
+    }
 }
 
 /// The LE Directed Advertising Report event, subevent 0x0B (Core v5.4 Vol 4 Part E §7.7.65.11):
@@ -153,6 +162,12 @@ public struct LEDirectedAdvertisingReportEvent: Hashable, Sendable {
     public var reports: [LEDirectedAdvertisingReport]
     /// Set when a report after the kept ones was malformed.
     public var diagnostic: HCIEventDecodingError?
+
+    /// Makes the value from its fields.
+    public init(reports: [LEDirectedAdvertisingReport], diagnostic: HCIEventDecodingError?) {
+        self.reports = reports
+        self.diagnostic = diagnostic
+    }
 
     static func decode(_ reader: inout FieldReader) throws(HCIEventDecodingError) -> Self {
         reader.event = "LE Directed Advertising Report"

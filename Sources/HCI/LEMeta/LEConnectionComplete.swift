@@ -50,6 +50,24 @@ public struct LEConnectionComplete: Hashable, Sendable {
     public var syncHandle: UInt16?
 
     /// True when Role is Central.
+    /// Makes the value from its fields.
+    public init(version: Version, status: HCIErrorCode, handle: UInt16, role: UInt8, peerAddressType: AddressType, peerAddress: BluetoothAddress, localResolvablePrivateAddress: BluetoothAddress?, peerResolvablePrivateAddress: BluetoothAddress?, connectionInterval: UInt16, peripheralLatency: UInt16, supervisionTimeout: UInt16, centralClockAccuracy: UInt8, advertisingHandle: UInt8?, syncHandle: UInt16?) {
+        self.version = version
+        self.status = status
+        self.handle = handle
+        self.role = role
+        self.peerAddressType = peerAddressType
+        self.peerAddress = peerAddress
+        self.localResolvablePrivateAddress = localResolvablePrivateAddress
+        self.peerResolvablePrivateAddress = peerResolvablePrivateAddress
+        self.connectionInterval = connectionInterval
+        self.peripheralLatency = peripheralLatency
+        self.supervisionTimeout = supervisionTimeout
+        self.centralClockAccuracy = centralClockAccuracy
+        self.advertisingHandle = advertisingHandle
+        self.syncHandle = syncHandle
+    }
+
     public var isCentral: Bool { role == 0x00 }
 
     static func decode(_ reader: inout FieldReader, version: Version) throws(HCIEventDecodingError) -> Self {

@@ -14,6 +14,15 @@ public struct LEConnectionUpdateComplete: Hashable, Sendable {
     /// Supervision_Timeout, 10 ms units.
     public var supervisionTimeout: UInt16
 
+    /// Makes the value from its fields.
+    public init(status: HCIErrorCode, handle: UInt16, connectionInterval: UInt16, peripheralLatency: UInt16, supervisionTimeout: UInt16) {
+        self.status = status
+        self.handle = handle
+        self.connectionInterval = connectionInterval
+        self.peripheralLatency = peripheralLatency
+        self.supervisionTimeout = supervisionTimeout
+    }
+
     static func decode(_ reader: inout FieldReader) throws(HCIEventDecodingError) -> Self {
         reader.event = "LE Connection Update Complete"
         return Self(status: try reader.status(), handle: try reader.handle(), connectionInterval: try reader.u16("Connection_Interval"),
@@ -31,6 +40,13 @@ public struct LEReadRemoteFeaturesComplete: Hashable, Sendable {
     /// The peer's LE features (the controller's view when Status is not 0).
     public var features: LEFeatures
 
+    /// Makes the value from its fields.
+    public init(status: HCIErrorCode, handle: UInt16, features: LEFeatures) {
+        self.status = status
+        self.handle = handle
+        self.features = features
+    }
+
     static func decode(_ reader: inout FieldReader) throws(HCIEventDecodingError) -> Self {
         reader.event = "LE Read Remote Features Complete"
         return Self(status: try reader.status(), handle: try reader.handle(), features: LEFeatures(rawValue: try reader.u64("LE_Features")))
@@ -46,6 +62,13 @@ public struct LELongTermKeyRequest: Hashable, Sendable {
     public var randomNumber: UInt64
     /// Encrypted_Diversifier (EDIV).
     public var encryptedDiversifier: UInt16
+
+    /// Makes the value from its fields.
+    public init(handle: UInt16, randomNumber: UInt64, encryptedDiversifier: UInt16) {
+        self.handle = handle
+        self.randomNumber = randomNumber
+        self.encryptedDiversifier = encryptedDiversifier
+    }
 
     static func decode(_ reader: inout FieldReader) throws(HCIEventDecodingError) -> Self {
         reader.event = "LE Long Term Key Request"
@@ -69,6 +92,15 @@ public struct LERemoteConnectionParameterRequest: Hashable, Sendable {
     /// Timeout (supervision), 10 ms units.
     public var timeout: UInt16
 
+    /// Makes the value from its fields.
+    public init(handle: UInt16, intervalMin: UInt16, intervalMax: UInt16, maxLatency: UInt16, timeout: UInt16) {
+        self.handle = handle
+        self.intervalMin = intervalMin
+        self.intervalMax = intervalMax
+        self.maxLatency = maxLatency
+        self.timeout = timeout
+    }
+
     static func decode(_ reader: inout FieldReader) throws(HCIEventDecodingError) -> Self {
         reader.event = "LE Remote Connection Parameter Request"
         return Self(handle: try reader.handle(), intervalMin: try reader.u16("Interval_Min"), intervalMax: try reader.u16("Interval_Max"),
@@ -90,6 +122,15 @@ public struct LEDataLengthChange: Hashable, Sendable {
     /// Max_RX_Time, microseconds.
     public var maxRxTime: UInt16
 
+    /// Makes the value from its fields.
+    public init(handle: UInt16, maxTxOctets: UInt16, maxTxTime: UInt16, maxRxOctets: UInt16, maxRxTime: UInt16) {
+        self.handle = handle
+        self.maxTxOctets = maxTxOctets
+        self.maxTxTime = maxTxTime
+        self.maxRxOctets = maxRxOctets
+        self.maxRxTime = maxRxTime
+    }
+
     static func decode(_ reader: inout FieldReader) throws(HCIEventDecodingError) -> Self {
         reader.event = "LE Data Length Change"
         return Self(handle: try reader.handle(), maxTxOctets: try reader.u16("Max_TX_Octets"), maxTxTime: try reader.u16("Max_TX_Time"),
@@ -109,6 +150,14 @@ public struct LEPHYUpdateComplete: Hashable, Sendable {
     /// Receiver PHY.
     public var rxPHY: LEPHY
 
+    /// Makes the value from its fields.
+    public init(status: HCIErrorCode, handle: UInt16, txPHY: LEPHY, rxPHY: LEPHY) {
+        self.status = status
+        self.handle = handle
+        self.txPHY = txPHY
+        self.rxPHY = rxPHY
+    }
+
     static func decode(_ reader: inout FieldReader) throws(HCIEventDecodingError) -> Self {
         reader.event = "LE PHY Update Complete"
         return Self(status: try reader.status(), handle: try reader.handle(), txPHY: LEPHY(rawValue: try reader.u8("TX_PHY")),
@@ -123,6 +172,12 @@ public struct LEChannelSelectionAlgorithm: Hashable, Sendable {
     public var handle: UInt16
     /// Channel_Selection_Algorithm byte (0x00 algorithm #1, 0x01 algorithm #2).
     public var algorithm: UInt8
+
+    /// Makes the value from its fields.
+    public init(handle: UInt16, algorithm: UInt8) {
+        self.handle = handle
+        self.algorithm = algorithm
+    }
 
     static func decode(_ reader: inout FieldReader) throws(HCIEventDecodingError) -> Self {
         reader.event = "LE Channel Selection Algorithm"
