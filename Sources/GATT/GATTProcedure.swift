@@ -1,0 +1,38 @@
+// The shape every GATT procedure state machine shares: a first request, then one step per response.
+
+/// What a procedure does next: send a request, or end with its output or an error.
+enum GATTStep<Output> {
+    /// Send this request and feed its response (or Error Response) to ``GATTProcedure/receive(_:)``.
+    case send(GATTRequest)
+    /// The procedure ended with its output.
+    case finished(Output)
+    /// The procedure ended with an error; what it found so far stays readable on the procedure.
+    case failed(GATTError)
+}
+
+/// A GATT procedure of Core v5.4 Vol 3 Part G §4 as a sans-I/O state machine: no I/O, no clocks.
+///
+/// ``start()`` gives the first step, ``receive(_:)`` the step after each response. A procedure never sends
+/// more than one request at a time and never loops without progress.
+protocol GATTProcedure {
+    associatedtype Output
+    /// The first step.
+    mutating func start() -> GATTStep<Output>
+    /// The step after the response to the last request sent.
+    mutating func receive(_ response: GATTResponse) -> GATTStep<Output>
+}
+
+extension GATTProcedure {
+    /// The failure for a response of the wrong kind.
+    func unexpected(_ response: GATTResponse) -> GATTStep<Output> {
+        if case .error(let code, let handle) = response { return .failed(.att(code, handle: handle)) }
+        return .failed(.unexpectedResponse(response.name))
+    }
+}
+
+/// The start handle after an entry ending at `last`, or nil when `last` reaches `end` or 0xFFFF
+/// (Vol 3 Part G §4.4.1, §4.5.1, §4.6.1, §4.7.1: the sub-procedure ends there).
+func nextHandle(after last: UInt16, end: UInt16) -> UInt16? {
+    guard last < end, last < 0xFFFF else { return nil }
+    return last + 1
+}

@@ -1,3 +1,0 @@
-// Placeholder until the module's tests land.
-import Testing
-@Test func placeholderGATTTests() {}
