@@ -1,6 +1,7 @@
 // Failures against the virtual peer: unanswered commands, end of file, Hardware Error and a killed peer; the host recovers.
 
 import BluetoothCore
+import Foundation
 import HCI
 import Host
 import PeerSupport
@@ -89,4 +90,23 @@ import Testing
             return false
         }
     }
+}
+
+@Test func btsnoopRecordingCapturesTheBringUp() async throws {
+    let peer = try VirtualPeer()
+    defer { peer.stop() }
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("host-\(peer.pid).btsnoop").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let port = peer.port()
+    let host = HostController(configuration: HostConfiguration(
+        makeTransport: { H4StreamTransport(endpoint: .tcp(host: "127.0.0.1", port: port)) }, btsnoopPath: path))
+    _ = try await host.start()
+    host.stop()
+    _ = host.state  // the stop ran on the host's queue before this returns
+    let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+    // btsnoop header: "btsnoop\0", version 1, datalink 1002 (H4) — then the Reset command record.
+    #expect(Array(bytes.prefix(8)) == Array("btsnoop\0".utf8))
+    #expect(bytes.count > 16 + 24 * 10)
+    // First record's packet: H4 command 01, HCI_Reset opcode 03 0C, length 00.
+    #expect(Array(bytes.dropFirst(16 + 24).prefix(4)) == [0x01, 0x03, 0x0C, 0x00])
 }
