@@ -47,16 +47,20 @@ extension HostController {
             return
         }
         transport = opened
-        bringUp { [weak self] result in
-            guard let self, self.generation == current else { return }
+        bringUp { [self] result in
+            // The completion is delivered exactly once, also when the host was stopped or torn down meanwhile.
+            guard generation == current else {
+                let error: HostError = result.error ?? .stopped
+                return deliver { completion(.failure(error)) }
+            }
             switch result {
             case .success(let info):
                 self.info = info
-                self.setState(.poweredOn)
+                setState(.poweredOn)
             case .failure(let error):
-                self.tearDown(error, reason: .unspecifiedError)
+                tearDown(error, reason: .unspecifiedError)
             }
-            self.deliver { completion(result) }
+            deliver { completion(result) }
         }
     }
 
