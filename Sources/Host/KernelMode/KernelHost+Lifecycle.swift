@@ -1,0 +1,159 @@
+// Kernel mode start and stop: the device list, the raw HCI socket, the reads that do not disturb the kernel.
+
+import BluetoothCore
+import Dispatch
+import HCI
+
+extension KernelHost {
+    public func start(completion: @escaping @Sendable (Result<ControllerInfo, HostError>) -> Void) {
+        queue.async { self.startOnQueue(completion) }
+    }
+
+    public func stop() {
+        queue.async { self.tearDown(.stopped) }
+    }
+
+    private func startOnQueue(_ completion: @escaping @Sendable (Result<ControllerInfo, HostError>) -> Void) {
+        tearDown(.stopped)
+        setState(.resetting)
+        let fail: (HostError) -> Void = { [self] error in
+            setState(error == .noBluetoothSupport ? .unsupported : (HostController.isPermission(error) ? .unauthorized : .poweredOff))
+            deliver { completion(.failure(error)) }
+        }
+        let device: HCIDeviceInfo
+        do {
+            guard let found = try HCIDeviceList.devices().first(where: { $0.index == controllerIndex }) else {
+                return fail(.transportFailed("no controller hci\(controllerIndex)"))
+            }
+            device = found
+        } catch {
+            return fail(HostController.hostError(opening: error))
+        }
+        guard device.isUp else { return fail(.transportFailed("hci\(controllerIndex) is down")) }
+        let socket = HCISocketTransport(controller: controllerIndex, channel: .raw)
+        do {
+            try socket.open(queue: queue, onPacket: { [weak self] packet in self?.receive(packet) },
+                            onClose: { [weak self] error in
+                                guard let self, self.transport === socket else { return }
+                                self.tearDown(error == nil ? .stopped : .transportClosed)
+                            })
+        } catch {
+            return fail(HostController.hostError(opening: error))
+        }
+        transport = socket
+        commands = HCICommandFlow()
+        command(HCIReadLocalSupportedCommands.self, HCIReadLocalSupportedCommands()) { [self] supported in
+            command(HCILEReadLocalSupportedFeatures.self, HCILEReadLocalSupportedFeatures()) { [self] features in
+                let info = ControllerInfo(hciVersion: 0, manufacturer: 0, publicAddress: device.address,
+                                          ownAddress: PeerAddress(device.address, type: .public),
+                                          supportedCommands: (try? supported.get()) ?? SupportedCommands(bytes: []),
+                                          leFeatures: (try? features.get()) ?? LEFeatures(rawValue: 0),
+                                          aclDataPacketLength: 0, aclDataPacketCount: 0)
+                self.info = info
+                setState(.poweredOn)
+                deliver { completion(.success(info)) }
+            }
+        }
+    }
+
+    /// Ends scanning and every connection with `error`; closes the raw socket.
+    func tearDown(_ error: HostError) {
+        let closing = transport
+        transport = nil
+        closing?.close()
+        let handlers = commandHandlers
+        commandHandlers = [:]
+        _ = commands.cancelAll()
+        for (_, handler) in handlers { handler(.failure(error)) }
+        if scan != nil {
+            scan = nil
+            emit(.scanStopped(error))
+        }
+        for (peer, socket) in connecting {
+            socket.close()
+            emit(.connectionFailed(peer, error))
+        }
+        connecting = [:]
+        for handle in links.keys.sorted() { endLink(handle, reason: .connectionTerminatedByLocalHost, error: error) }
+        timer?.cancel()
+        timer = nil
+        family = nil
+        info = nil
+        if currentState != .unknown && currentState != .unsupported && currentState != .unauthorized { setState(.poweredOff) }
+    }
+
+    // MARK: - Commands on the raw socket
+
+    /// Sends a command; the result is its return parameters after Status (on `queue`).
+    func command<C: HCICommand>(_ type: C.Type, _ command: C, _ done: @escaping (Result<C.ReturnParameters, HostError>) -> Void) {
+        guard let transport else { return done(.failure(.notPoweredOn(currentState))) }
+        let ticket = commands.enqueue(command)
+        commandHandlers[ticket] = { result in
+            done(result.flatMap { bytes in
+                do { return .success(try C.decodeReturnParameters(bytes)) } catch { return .failure(.malformedResponse(C.opcode, "\(error)")) }
+            })
+        }
+        for packet in commands.nextPacketsToSend(now: .now) { try? transport.send(packet) }
+        armTimer()
+    }
+
+    func armTimer() {
+        timer?.cancel()
+        timer = nil
+        let deadlines = [commands.nextDeadline, scan?.merger.nextDeadline, links.values.compactMap(\.att.nextDeadline).min()].compactMap { $0 }
+        guard let deadline = deadlines.min() else { return }
+        let source = DispatchSource.makeTimerSource(queue: queue)
+        let delay = max(Duration.zero, deadline - .now)
+        source.schedule(deadline: .now() + .milliseconds(Int(delay.components.seconds) * 1000 + Int(delay.components.attoseconds / 1_000_000_000_000_000) + 1))
+        source.setEventHandler { [weak self] in self?.tick(now: .now) }
+        timer = source
+        source.resume()
+    }
+
+    func tick(now: ContinuousClock.Instant) {
+        finish(commands.tick(now: now))
+        for device in scan?.merger.tick(now: now) ?? [] { emit(.discovered(device)) }
+        for handle in links.keys.sorted() {
+            for id in links[handle]?.att.tick(now: now) ?? [] {
+                links[handle]?.attHandlers.removeValue(forKey: id)?(.failure(.attTimeout(handle)))
+            }
+        }
+        armTimer()
+    }
+
+    func finish(_ completions: [HCICommandFlow.Completion]) {
+        for completion in completions {
+            guard let handler = commandHandlers.removeValue(forKey: completion.ticket) else { continue }
+            switch completion.outcome {
+            case .completed(let event): handler(.success(event.parametersAfterStatus))
+            case .pending: handler(.success([]))
+            case .failed(.failed(let status)): handler(.failure(.commandFailed(completion.opcode, status)))
+            case .failed(.timedOut(let opcode)): handler(.failure(.commandTimeout(opcode)))
+            case .failed(let other): handler(.failure(.malformedResponse(completion.opcode, "\(other)")))
+            }
+        }
+    }
+
+    /// A packet from the raw socket: command answers and advertising reports; everything else belongs to the kernel.
+    func receive(_ packet: HCIPacket) {
+        guard packet.type == .event, let event = try? HCIEvent(bytes: packet.bytes) else { return }
+        switch event {
+        case .commandComplete, .commandStatus:
+            finish(commands.handle(event))
+            if let transport { for packet in commands.nextPacketsToSend(now: .now) { try? transport.send(packet) } }
+        case .leMeta(.advertisingReport(let reports)):
+            for report in reports.reports { observe(AdvertisingObservation(HCIAdvertisingReport(report))) }
+        case .leMeta(.extendedAdvertisingReport(let reports)):
+            for report in reassembler.add(reports).reports { observe(AdvertisingObservation(report)) }
+        case .hardwareError(let code):
+            tearDown(.hardwareError(code))
+        default:
+            break
+        }
+        armTimer()
+    }
+
+    func observe(_ observation: AdvertisingObservation) {
+        for device in scan?.merger.receive(observation, now: .now) ?? [] { emit(.discovered(device)) }
+    }
+}

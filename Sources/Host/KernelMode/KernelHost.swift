@@ -1,0 +1,64 @@
+// Kernel mode: the Linux kernel owns the controller; we scan on a raw HCI socket and connect with kernel L2CAP ATT sockets.
+
+import BluetoothCore
+import Dispatch
+import HCI
+
+/// A ``CentralHost`` for a controller the Linux kernel (BlueZ) manages — the default on a gateway.
+///
+/// - Scanning: an HCI_CHANNEL_RAW socket on hciN. The host never sends Reset or masks and never takes the controller
+///   over: it only reads version, supported commands and LE features and sends the scan commands, choosing the
+///   legacy or extended family like ``HostController`` and switching once when the controller answers Command
+///   Disallowed (the kernel may already have used the other family, Core v5.4 Vol 4 Part E §3.1.1).
+/// - Connections: one kernel L2CAP socket on the ATT fixed channel (CID 0x0004) per peer; the kernel makes the
+///   LE connection. ATT requests are sequenced by the host exactly as in full-host mode.
+/// - On a kernel without Bluetooth, ``start(completion:)`` fails with ``HostError/noBluetoothSupport`` and the state
+///   becomes ``HostState/unsupported``; missing capabilities give ``HostError/permissionDenied(_:)`` and
+///   ``HostState/unauthorized``.
+/// Read RSSI and link parameter events are not available through these sockets: ``readRSSI(_:completion:)`` fails with
+/// ``HostError/unsupported(_:)`` and connections report parameters of zero.
+public final class KernelHost: CentralHost, @unchecked Sendable {
+    /// The controller index (N of hciN).
+    public let controllerIndex: UInt16
+    let queue = DispatchQueue(label: "OpenCoreBluetooth.KernelHost")
+    var eventQueue = DispatchQueue(label: "OpenCoreBluetooth.KernelHost.events")
+    var eventHandler: (@Sendable (HostEvent) -> Void)?
+    var currentState: HostState = .unknown
+    var transport: HCISocketTransport?
+    var commands = HCICommandFlow()
+    var commandHandlers: [HCICommandFlow.Ticket: (Result<[UInt8], HostError>) -> Void] = [:]
+    var info: ControllerInfo?
+    var scan: ScanSession?
+    var family: CommandFamily?
+    var reassembler = ExtendedAdvertisingReassembler()
+    var links: [UInt16: KernelLink] = [:]
+    var connecting: [PeerAddress: L2CAPSocket] = [:]
+    var timer: DispatchSourceTimer?
+
+    /// A host for controller hci`controllerIndex`.
+    public init(controllerIndex: UInt16 = 0) {
+        self.controllerIndex = controllerIndex
+    }
+
+    public var state: HostState { queue.sync { currentState } }
+
+    public func setEventHandler(queue: DispatchQueue, _ handler: @escaping @Sendable (HostEvent) -> Void) {
+        self.queue.sync {
+            eventQueue = queue
+            eventHandler = handler
+        }
+    }
+
+    func emit(_ event: HostEvent) {
+        guard let handler = eventHandler else { return }
+        eventQueue.async { handler(event) }
+    }
+
+    func deliver(_ work: @escaping @Sendable () -> Void) { eventQueue.async(execute: work) }
+
+    func setState(_ state: HostState) {
+        guard state != currentState else { return }
+        currentState = state
+        emit(.stateChanged(state))
+    }
+}

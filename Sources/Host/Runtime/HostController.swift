@@ -1,0 +1,85 @@
+// The full host: one controller driven over an HCITransport on one serial queue, with bring-up, scanning and connections.
+
+import BluetoothCore
+import Dispatch
+import HCI
+import L2CAP
+
+/// A full Bluetooth LE central host for one controller reached over an ``HCITransport`` (H4 over TCP or serial,
+/// or the Linux HCI user channel).
+///
+/// Everything runs on one private serial queue: packets from the transport, timers (a `DispatchSourceTimer`
+/// that drives the sans-I/O state machines' deadlines) and public calls hopping onto it. Events and completions
+/// go to the handler's queue. See ``CentralHost`` for the interface; this class adds nothing public beyond
+/// ``init(configuration:)`` and ``controllerInfo``.
+public final class HostController: CentralHost, @unchecked Sendable {
+    let configuration: HostConfiguration
+    let queue = DispatchQueue(label: "OpenCoreBluetooth.HostController")
+    var eventQueue: DispatchQueue
+    var eventHandler: (@Sendable (HostEvent) -> Void)?
+
+    // All below is touched on `queue` only.
+    var currentState: HostState = .unknown
+    var transport: (any HCITransport)?
+    var capture: BtsnoopFileWriter?
+    /// Incremented at each start and stop; callbacks from an older transport are ignored.
+    var generation: UInt64 = 0
+    var info: ControllerInfo?
+    var commands: HCICommandFlow
+    var commandHandlers: [HCICommandFlow.Ticket: (CommandAnswer) -> Void] = [:]
+    /// ACL credits and queues; nil until bring-up read the buffer sizes.
+    var acl: ACLFlow?
+    var recombiner = L2CAPRecombiner()
+    var connections: [UInt16: LinkState] = [:]
+    var attempts = ConnectionAttemptQueue()
+    var attemptOptions: [UInt64: ConnectOptions] = [:]
+    var scan: ScanSession?
+    /// The scanning command family used since the last Reset; nil before the first scan or connect.
+    var commandFamily: CommandFamily?
+    var reassembler = ExtendedAdvertisingReassembler()
+    var timer: DispatchSourceTimer?
+    var timerDeadline: ContinuousClock.Instant?
+
+    /// Makes a host; nothing is opened until ``start(completion:)``.
+    public init(configuration: HostConfiguration) {
+        self.configuration = configuration
+        commands = HCICommandFlow(timeout: configuration.commandTimeout)
+        eventQueue = DispatchQueue(label: "OpenCoreBluetooth.HostController.events")
+    }
+
+    deinit {
+        timer?.cancel()
+        transport?.close()
+    }
+
+    /// What bring-up learned; nil until the host is powered on.
+    public var controllerInfo: ControllerInfo? { queue.sync { info } }
+
+    public var state: HostState { queue.sync { currentState } }
+
+    public func setEventHandler(queue: DispatchQueue, _ handler: @escaping @Sendable (HostEvent) -> Void) {
+        self.queue.sync {
+            eventQueue = queue
+            eventHandler = handler
+        }
+    }
+
+    // MARK: - Delivery (on `queue`)
+
+    /// Hands an event to the handler on its queue.
+    func emit(_ event: HostEvent) {
+        guard let handler = eventHandler else { return }
+        eventQueue.async { handler(event) }
+    }
+
+    /// Runs a completion on the event queue.
+    func deliver(_ work: @escaping @Sendable () -> Void) {
+        eventQueue.async(execute: work)
+    }
+
+    func setState(_ state: HostState) {
+        guard state != currentState else { return }
+        currentState = state
+        emit(.stateChanged(state))
+    }
+}
