@@ -31,6 +31,7 @@ let package = Package(
         .target(name: "Host", dependencies: ["BluetoothCore", "Advertising", "HCI", "L2CAP", "ATT", "GATT", "CBlueZ"]),
         .target(name: "CoreBluetooth", dependencies: ["BluetoothCore", "Advertising", "HCI", "ATT", "GATT", "Host"]),
         .executableTarget(name: "cbtool", dependencies: ["CoreBluetooth", "Host", "HCI", "Advertising", "BluetoothCore", "L2CAP", "ATT", "GATT"]),
+        .executableTarget(name: "KernelProbe", dependencies: ["Host", "HCI", "ATT", "BluetoothCore"]),
         .executableTarget(name: "Benchmarks", dependencies: ["BluetoothCore", "Advertising", "HCI", "L2CAP", "ATT", "GATT"]),
         .target(name: "PeerSupport", path: "Tests/PeerSupport"),
         .testTarget(name: "BluetoothCoreTests", dependencies: ["BluetoothCore"]),
