@@ -137,4 +137,42 @@ enum ATTChecks {
             report.fail("att close", "no onClose within 3 s")
         }
     }
+
+    /// Connects to `peer`, finds characteristic 0xFFF1 (ATT_READ_BY_TYPE_REQ), writes it (ATT_WRITE_CMD) so the peer
+    /// disconnects (reason 0x13), and expects `onClose(.closed)` and then ``HCITransportError/notOpen`` from send.
+    static func remoteDisconnect(peer: BluetoothAddress, type: AddressType, report: ProbeReport) {
+        guard case let .success((socket, inbox)) = connect(peer, type, timeout: .seconds(15)),
+              case .success? = connectOutcome(inbox, within: .seconds(20)) else {
+            report.fail("att remote disconnect", "could not connect to \(peer)")
+            return
+        }
+        let find = ATTReadByTypeRequest(startingHandle: 0x0001, endingHandle: 0xFFFF, attributeType: BluetoothUUID(0xFFF1))
+        try? socket.send(find.bytes)
+        guard case let .pdu(bytes)? = inbox.take(within: .seconds(5), where: { if case .pdu = $0 { true } else { false } }),
+              let response = try? ATTReadByTypeResponse(bytes: bytes), let handle = response.attributeDataList.first?.attributeHandle else {
+            report.fail("att remote disconnect", "no ATT_READ_BY_TYPE_RSP for 0xFFF1")
+            socket.close()
+            return
+        }
+        let started = ContinuousClock.now
+        do {
+            try socket.send(ATTWriteCommand(attributeHandle: handle, attributeValue: [0x01]).bytes)
+        } catch {
+            report.fail("att remote disconnect", "send ATT_WRITE_CMD threw \(error)")
+        }
+        let end = inbox.take(within: .seconds(10)) { if case .closed = $0 { true } else { false } }
+        guard case let .closed(error)? = end else {
+            report.fail("att remote disconnect", "no onClose within 10 s of the peer's disconnect")
+            socket.close()
+            return
+        }
+        report.check("att remote disconnect", error == .closed,
+                     "onClose(\(error.map { "\($0)" } ?? "nil")) \(ContinuousClock.now - started) after ATT_WRITE_CMD to 0x\(String(handle, radix: 16))")
+        do {
+            try socket.send(ATTExchangeMTURequest(clientRxMTU: 23).bytes)
+            report.fail("att send after close", "send succeeded on a closed socket")
+        } catch {
+            report.check("att send after close", error == .notOpen, "send threw \(error)")
+        }
+    }
 }

@@ -3,7 +3,7 @@
 // Usage (inside scripts/vm/run; scripts/vm/kernel-test runs the whole sequence):
 //   KernelProbe list                    controllers via HCIDeviceList (hci0 00:AA:01:00:00:00, hci1 00:AA:01:01:00:01)
 //   KernelProbe raw PEER                user channel refused on up hci0; raw-channel LE scan on hci0 until PEER advertises
-//   KernelProbe att PEER                L2CAPSocket: connect timeout, cancel, then Exchange MTU with PEER (random address)
+//   KernelProbe att PEER                L2CAPSocket: connect timeout, cancel, Exchange MTU, then PEER disconnects
 //   KernelProbe user                    user channel on hci0 (must be down): HCI Reset, Read BD_ADDR
 // Prints one PASS/FAIL line per check; exits 1 if any failed, 2 on a usage error.
 
@@ -37,6 +37,7 @@ case "att":
     ATTChecks.connectTimeout(absent: absent, timeout: .seconds(2), report: report)
     ATTChecks.connectCancel(absent: absent, report: report)
     ATTChecks.exchangeMTU(peer: peer, type: .random, report: report)
+    ATTChecks.remoteDisconnect(peer: peer, type: .random, report: report)
 case "user":
     ControllerChecks.userChannel(controller: 0, expected: hci0, report: report)
 default:
