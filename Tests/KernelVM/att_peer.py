@@ -1,0 +1,64 @@
+"""A GATT peripheral for the kernel VM test: Bumble on a Linux HCI user channel (hci-socket:N), advertising.
+
+Runs inside the scripts/vm/run guest with Debian's python (AF_BLUETOOTH) from the Bumble venv:
+    $OCB_VM_PYTHON Tests/KernelVM/att_peer.py [--controller 1] [--address C0:FF:EE:00:00:01]
+The controller must be down (hciconfig hciN down). Prints "READY <address> random" once advertising
+(connectable ADV_IND, legacy commands, name "ocb-vm-peer"), then logs connections; runs until killed.
+The GATT database holds the Battery Service (0x180F) with Battery Level (0x2A19) = 0x64, readable, and a test
+service (0xFFF0) whose characteristic 0xFFF1 (read: 0x00) makes the peer disconnect the writer (reason 0x13).
+"""
+
+import argparse
+import asyncio
+import sys
+
+from bumble.core import AdvertisingData
+from bumble.device import Device
+from bumble.gatt import Characteristic, CharacteristicValue, Service
+from bumble.hci import Address
+from bumble.transport import open_transport
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--controller", type=int, default=1)
+    parser.add_argument("--address", default="C0:FF:EE:00:00:01")
+    arguments = parser.parse_args()
+
+    async with await open_transport(f"hci-socket:{arguments.controller}") as (source, sink):
+        address = Address(arguments.address, Address.RANDOM_DEVICE_ADDRESS)
+        device = Device.with_hci("ocb-vm-peer", address, source, sink)
+        device.add_service(Service("180F", [
+            Characteristic("2A19", Characteristic.Properties.READ, Characteristic.READABLE, bytes([0x64])),
+        ]))
+
+        def disconnect_writer(connection, value) -> None:
+            print(f"peer: disconnect requested by {connection.peer_address}", flush=True)
+            asyncio.get_running_loop().create_task(connection.disconnect())
+
+        device.add_service(Service("FFF0", [
+            Characteristic("FFF1",
+                           Characteristic.Properties.READ | Characteristic.Properties.WRITE_WITHOUT_RESPONSE,
+                           Characteristic.READABLE | Characteristic.WRITEABLE,
+                           CharacteristicValue(read=lambda connection: bytes([0x00]), write=disconnect_writer)),
+        ]))
+        device.advertising_data = bytes(AdvertisingData([
+            (AdvertisingData.FLAGS, bytes([0x06])),
+            (AdvertisingData.COMPLETE_LOCAL_NAME, b"ocb-vm-peer"),
+        ]))
+        def on_connection(connection) -> None:
+            print(f"peer: connected {connection.peer_address}", flush=True)
+            connection.on("disconnection", lambda reason: print(f"peer: disconnected reason 0x{reason:02X}", flush=True))
+
+        device.on("connection", on_connection)
+        await device.power_on()
+        await device.start_advertising(auto_restart=True)
+        print(f"READY {arguments.address} random", flush=True)
+        await asyncio.get_running_loop().create_future()
+
+
+if __name__ == "__main__":
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        sys.exit(0)
