@@ -44,11 +44,7 @@ extension HostCentralBackend {
             let mtu = link.mtu
             host.withGATT(info.handle) { [weak self] client in
                 guard let self, let client else { return }
-                client.mtu = max(client.mtu, mtu)
-                client.serviceChangeHandler = { [weak self] change in
-                    guard let self else { return }
-                    queue.async { self.emit(.servicesChanged(peer, range: change.range)) }
-                }
+                client.serviceChangeHandler = { [weak self] change in self?.post(.servicesChanged(peer, range: change.range)) }
                 Self.subscribeToServiceChanged(client)
             }
             emit(.connected(peer, mtu: mtu))

@@ -10,7 +10,7 @@ extension HostCentralBackend {
                     _ body: @escaping @Sendable (GATTClient, _ respond: @escaping @Sendable (BackendResponse) -> Void) -> Void) {
         queue.async { [self] in
             let respond: @Sendable (BackendResponse) -> Void = { [weak self] response in
-                self?.queue.async { self?.emit(.response(peer, request, response)) }
+                self?.post(.response(peer, request, response))
             }
             guard let link = links[peer] else { return respond(.failure(.disconnected)) }
             host.withGATT(link.handle) { client in
@@ -77,9 +77,8 @@ extension HostCentralBackend {
         withClient(peer, request) { [weak self] client, respond in
             let isDeviceName = client.cache.characteristic(valueHandle: handle)?.uuid == BluetoothUUID(0x2A00)
             client.read(handle, long: true) { result in
-                if isDeviceName, case .success(let bytes) = result, let self {
-                    let name = String(decoding: bytes, as: UTF8.self)
-                    queue.async { self.emit(.nameChanged(peer, name: name)) }
+                if isDeviceName, case .success(let bytes) = result {
+                    self?.post(.nameChanged(peer, name: String(decoding: bytes, as: UTF8.self)))
                 }
                 answer(result, respond) { respond(.value($0)) }
             }
@@ -124,8 +123,7 @@ extension HostCentralBackend {
                 if configuration != 0 {
                     let isIndication = configuration & 0x0001 == 0
                     client.setValueHandler(forValueHandle: valueHandle) { value in
-                        guard let self else { return }
-                        queue.async { self.emit(.valueNotified(peer, handle: valueHandle, value: value, isIndication: isIndication)) }
+                        self?.post(.valueNotified(peer, handle: valueHandle, value: value, isIndication: isIndication))
                     }
                 }
                 let bytes = [UInt8(truncatingIfNeeded: configuration), UInt8(truncatingIfNeeded: configuration >> 8)]

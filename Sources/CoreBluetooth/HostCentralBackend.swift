@@ -98,6 +98,14 @@ public final class HostCentralBackend: CentralBackend, @unchecked Sendable {
         handler?(event)
     }
 
+    /// Hands an event to the facade from another thread (the host's queue), in order through `queue`.
+    func post(_ event: BackendEvent) {
+        queue.async { [self] in
+            guard !stopped else { return }
+            emit(event)
+        }
+    }
+
     // MARK: State
 
     /// Opens the host (on `queue`).
