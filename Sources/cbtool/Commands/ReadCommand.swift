@@ -8,7 +8,7 @@ import Foundation
 /// `cbtool read ADDRESS UUID|HANDLE`.
 ///
 /// Text: `0x0017 2A19 Battery Level = 100 %` (decoded where the SIG format is known, with a characteristic's
-/// Presentation Format descriptor read first when it has one; hex otherwise).
+/// Presentation Format descriptor read first when it has one; all of its hex otherwise, with the text when printable).
 /// JSON: `{"type":"value","address":…,"handle":23,"uuid":"2A19","name":"Battery Level","value":"64","decoded":"100 %"}`.
 enum ReadCommand {
     static func run(_ invocation: Invocation, output: OutputSink) throws(ToolError) {
@@ -37,7 +37,7 @@ enum ReadCommand {
         }
         CentralSession.progress("disconnecting…")
         session.disconnect(peripheral)
-        output.emit("\(GATTText.handle(handle)) \(GATTText.uuid(uuid)) = " + GATTValueDecoder.text(bytes, uuid: uuid, format: format),
+        output.emit("\(GATTText.handle(handle)) \(GATTText.uuid(uuid)) = " + GATTValueDecoder.text(bytes, uuid: uuid, format: format, limit: nil),
                     json: ["type": "value", "address": .string(address), "handle": .integer(handle), "uuid": .string(uuid.description),
                            "name": .optional(AssignedNumbers.name(for: uuid)), "value": .string(Hex.string(bytes)),
                            "decoded": .optional(GATTValueDecoder.describe(bytes, uuid: uuid, format: format))])
