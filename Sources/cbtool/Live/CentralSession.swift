@@ -36,9 +36,9 @@ final class CentralSession {
     /// `CBCentralManagerOptionBtsnoopPathKey` for `--btsnoop`) and waits for `.poweredOn`.
     ///
     /// Throws: a usage error for a malformed `--transport`; a failure when the btsnoop file cannot be created, when
-    /// the manager reports unsupported, unauthorized or powered off (the transport is then opened once directly so the
-    /// message says why: no kernel support, missing capabilities, controller busy, connection refused), or when the
-    /// controller does not power on in time.
+    /// the manager reports unsupported or unauthorized, or powered off and the transport cannot be opened (the
+    /// transport is opened once directly so the message says why: no kernel support, missing capabilities, controller
+    /// busy, connection refused), or when the controller does not power on within `--timeout` (default 10 s).
     init(_ invocation: Invocation) throws(ToolError) {
         self.invocation = invocation
         delegate = SessionDelegate(inbox: inbox)
@@ -49,15 +49,22 @@ final class CentralSession {
                 throw .failure("cannot create the btsnoop file \(path) (does its folder exist, may it be written?)")
             }
             options[CBCentralManagerOptionBtsnoopPathKey] = path
+            if case .hciSocket(_, .raw) = spec {
+                Self.progress("cbtool: warning: --btsnoop records only the full-host transports (user:hciN, tcp:, serial:); "
+                              + "with \(spec) the kernel owns the controller: record with btmon -w FILE")
+            }
         }
         storedManager = CBCentralManager(delegate: delegate, queue: queue, options: options)
         let deadline = ContinuousClock.now + stepTimeout
+        var probed = false
         while true {
             guard let event = inbox.next(until: deadline) else {
+                let wasOff = storedManager?.state == .poweredOff
                 close()
                 try LiveCommandSupport.probe(spec)
                 throw .failure("timeout: the controller at \(spec) did not power on within \(Self.seconds(stepTimeout)) "
-                               + "(is it answering? is another program using it?)")
+                               + (wasOff ? "(it opens but does not come up: is another program using it? is it powered?)"
+                                         : "(is it answering? is another program using it?)"))
             }
             guard case .stateChanged(let state) = event else { continue }
             switch state {
@@ -65,7 +72,19 @@ final class CentralSession {
                 return
             case .unknown, .resetting:
                 continue
-            case .unsupported, .unauthorized, .poweredOff:
+            case .poweredOff:
+                // The backend opens the controller again by itself (0.5 s, doubling). Say at once why when the
+                // transport cannot be opened at all; otherwise (a busy one-client server, a controller still
+                // resetting) wait for the retry until the deadline.
+                guard !probed else { continue }
+                probed = true
+                do {
+                    try LiveCommandSupport.probe(spec)
+                } catch {
+                    close()
+                    throw error
+                }
+            case .unsupported, .unauthorized:
                 close()
                 try LiveCommandSupport.probe(spec)
                 throw Self.stateError(state, spec: spec)
