@@ -40,7 +40,7 @@ let package = Package(
         .testTarget(name: "HCITests", dependencies: ["HCI", "Advertising", "BluetoothCore"]),
         .testTarget(name: "L2CAPTests", dependencies: ["L2CAP", "HCI", "BluetoothCore"]),
         .testTarget(name: "ATTTests", dependencies: ["ATT", "L2CAP", "HCI", "BluetoothCore"]),
-        .testTarget(name: "GATTTests", dependencies: ["GATT", "ATT", "BluetoothCore", "PeerSupport"]),
+        .testTarget(name: "GATTTests", dependencies: ["GATT", "ATT", "BluetoothCore", "PeerSupport", "Host", "HCI"]),
         .testTarget(name: "HostTests", dependencies: ["Host", "GATT", "ATT", "L2CAP", "HCI", "Advertising", "BluetoothCore", "PeerSupport"]),
         .testTarget(name: "CoreBluetoothTests", dependencies: ["CoreBluetooth", "Host", "BluetoothCore", "PeerSupport"]),
         .testTarget(name: "CBToolTests", dependencies: ["CBToolKit", "HCI", "Advertising", "BluetoothCore", "PeerSupport"]),
