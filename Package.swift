@@ -32,7 +32,7 @@ let package = Package(
         .target(name: "CBToolKit", dependencies: ["BluetoothCore", "Advertising", "HCI", "L2CAP", "ATT"]),
         .target(name: "CoreBluetooth", dependencies: ["BluetoothCore", "Advertising", "HCI", "ATT", "GATT", "Host"]),
         .executableTarget(name: "cbtool", dependencies: ["CBToolKit", "CoreBluetooth", "Host", "HCI", "Advertising", "BluetoothCore", "L2CAP", "ATT", "GATT"]),
-        .executableTarget(name: "KernelProbe", dependencies: ["Host", "HCI", "ATT", "BluetoothCore"]),
+        .executableTarget(name: "KernelProbe", dependencies: ["Host", "HCI", "ATT", "GATT", "BluetoothCore"]),
         .executableTarget(name: "Benchmarks", dependencies: ["BluetoothCore", "Advertising", "HCI", "L2CAP", "ATT", "GATT"]),
         .target(name: "PeerSupport", path: "Tests/PeerSupport"),
         .testTarget(name: "BluetoothCoreTests", dependencies: ["BluetoothCore"]),
