@@ -1,6 +1,7 @@
 // The interface the CoreBluetooth facade drives: one per controller, in full-host or kernel mode.
 
 import Dispatch
+import GATT
 import HCI
 
 /// A Bluetooth LE central host for one controller.
@@ -11,7 +12,11 @@ import HCI
 /// on the queue given to ``setEventHandler(queue:_:)`` (a private serial queue until then), in order.
 ///
 /// Typical use: `setEventHandler`, `start`, wait for ``HostEvent/stateChanged(_:)`` to ``HostState/poweredOn``,
-/// `startScan`, `connect(to:options:)` → ``HostEvent/connected(_:)`` → ATT requests with `sendATTRequest`.
+/// `startScan`, `connect(to:options:)` → ``HostEvent/connected(_:)`` → GATT procedures with `withGATT` (or raw ATT requests with `sendATTRequest`).
+///
+/// Each connection has one ATT bearer (``ATT/ATTBearer``) shared by its ``GATT/GATTClient`` and the raw ATT
+/// calls: one request outstanding at a time in FIFO order, a 30 s transaction timeout (Core v5.4 Vol 3 Part F §3.3.3).
+/// When a connection ends, its client is closed with ``GATT/GATTError/disconnected``: every pending procedure completes.
 public protocol CentralHost: AnyObject, Sendable {
     /// Sets where and to whom events and completions are delivered (replaces any earlier handler).
     func setEventHandler(queue: DispatchQueue, _ handler: @escaping @Sendable (HostEvent) -> Void)
@@ -40,6 +45,12 @@ public protocol CentralHost: AnyObject, Sendable {
     func sendATT(_ pdu: [UInt8], on handle: UInt16, completion: @escaping @Sendable (HostError?) -> Void)
     /// Exchanges the ATT MTU (Vol 3 Part F §3.4.2.1) offering `mtu`; delivers the resulting ATT_MTU.
     func exchangeMTU(_ mtu: UInt16, on handle: UInt16, completion: @escaping @Sendable (Result<UInt16, HostError>) -> Void)
+    /// Runs `body` on the host's queue with the GATT client of connection `handle` (nil when there is no such
+    /// connection). Procedures started in `body` go out when it returns; their completions, value handlers and the
+    /// client's serviceChangeHandler run on the host's queue (hop to your own queue there).
+    func withGATT(_ handle: UInt16, _ body: @escaping @Sendable (GATTClient?) -> Void)
+    /// True when a Write Without Response on `handle` would go out now (ACL buffers and queue not full).
+    func canSendWriteWithoutResponse(_ handle: UInt16) -> Bool
     /// The host's current state.
     var state: HostState { get }
 }

@@ -30,6 +30,10 @@ public enum HostEvent: Sendable {
     /// An ATT PDU from the peer that is not a response to our request: a Handle Value Notification (0x1B) or
     /// Indication (0x1D; the host has already sent the Handle Value Confirmation), Core v5.4 Vol 3 Part F §3.4.7.
     case attReceived(handle: UInt16, pdu: [UInt8])
+    /// A Write Without Response on `handle` can go out again (``CentralHost/canSendWriteWithoutResponse(_:)`` turned
+    /// true after having been false: the controller acknowledged ACL packets with Number Of Completed Packets,
+    /// Core v5.4 Vol 4 Part E §7.7.19).
+    case readyToSendWriteWithoutResponse(handle: UInt16)
     /// A diagnostic line for the log (malformed input dropped, a controller fault).
     case diagnostic(String)
 }

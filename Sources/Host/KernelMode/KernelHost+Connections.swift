@@ -1,6 +1,8 @@
-// Kernel mode connections: one L2CAP ATT socket per peer, ATT sequenced by the host.
+// Kernel mode connections: one L2CAP ATT socket per peer, with the same per-link ATT bearer and GATT client as the full host.
 
 import BluetoothCore
+import Dispatch
+import GATT
 import HCI
 
 extension KernelHost {
@@ -40,43 +42,77 @@ extension KernelHost {
 
     public func sendATTRequest(_ pdu: [UInt8], on handle: UInt16, completion: @escaping @Sendable (Result<[UInt8], HostError>) -> Void) {
         queue.async {
-            guard self.links[handle] != nil else { return self.deliver { completion(.failure(.notConnected(handle))) } }
-            guard let opcode = pdu.first, ATTTransactions.isRequest(opcode) else {
-                return self.deliver { completion(.failure(.attRequestRejected("not an ATT request opcode"))) }
-            }
-            guard let (id, ready) = self.links[handle]?.att.submit(pdu, now: .now) else { return }
-            self.links[handle]?.attHandlers[id] = { result in self.deliver { completion(result) } }
-            for outgoing in ready { try? self.links[handle]?.socket.send(outgoing) }
-            self.armTimer()
+            guard let att = self.links[handle]?.att else { return self.deliver { completion(.failure(.notConnected(handle))) } }
+            self.apply(att.request(pdu, now: .now) { result in self.deliver { completion(result) } }, on: handle)
         }
     }
 
     public func sendATT(_ pdu: [UInt8], on handle: UInt16, completion: @escaping @Sendable (HostError?) -> Void) {
         queue.async {
             guard let link = self.links[handle] else { return self.deliver { completion(.notConnected(handle)) } }
-            do { try link.socket.send(pdu); self.deliver { completion(nil) } } catch {
-                self.deliver { completion(.transportFailed("\(error)")) }
+            do throws(HostError) {
+                let output = try link.att.command(pdu)
+                var failure: HostError?
+                for pdu in output.send where failure == nil {
+                    do throws(HCITransportError) { try link.socket.send(pdu) } catch { failure = .transportFailed("\(error)") }
+                }
+                self.apply(LinkATT.Output(mtu: output.mtu, diagnostics: output.diagnostics), on: handle)
+                let result = failure
+                self.deliver { completion(result) }
+            } catch {
+                self.deliver { completion(error) }
             }
         }
     }
 
     public func exchangeMTU(_ mtu: UInt16, on handle: UInt16, completion: @escaping @Sendable (Result<UInt16, HostError>) -> Void) {
-        let offered = max(23, mtu)
-        sendATTRequest([0x02, UInt8(truncatingIfNeeded: offered), UInt8(truncatingIfNeeded: offered >> 8)], on: handle) { result in
-            let agreed: Result<UInt16, HostError> = result.flatMap { response in
-                guard response.count >= 3, response[0] == 0x03 else { return .failure(.attRequestRejected("MTU exchange refused")) }
-                return .success(max(23, min(offered, UInt16(response[1]) | UInt16(response[2]) << 8)))
-            }
-            if case .success(let value) = agreed {
-                self.queue.async {
-                    self.links[handle]?.att.mtu = value
-                    self.links[handle]?.info.mtu = value
-                    self.emit(.mtuChanged(handle: handle, mtu: value))
-                }
-            }
-            completion(agreed)
+        queue.async {
+            guard let att = self.links[handle]?.att else { return self.deliver { completion(.failure(.notConnected(handle))) } }
+            self.apply(att.exchangeMTU(mtu, now: .now) { result in
+                let mapped = HostController.agreedMTU(result, att: att)
+                self.deliver { completion(mapped) }
+            }, on: handle)
         }
     }
+
+    public func withGATT(_ handle: UInt16, _ body: @escaping @Sendable (GATTClient?) -> Void) {
+        queue.async {
+            guard let att = self.links[handle]?.att else { return body(nil) }
+            body(att.client)
+            self.apply(att.run(now: .now), on: handle)
+        }
+    }
+
+    /// True while the connection is open for ATT: the kernel's socket buffers Write Commands (a full buffer
+    /// makes the send fail rather than wait), so ``HostEvent/readyToSendWriteWithoutResponse(handle:)`` never fires here.
+    public func canSendWriteWithoutResponse(_ handle: UInt16) -> Bool {
+        onQueue { links[handle].map { !$0.att.isClosed } ?? false }
+    }
+
+    /// Sends the PDUs, records the MTU and logs the diagnostics of an ATT step (on `queue`).
+    func apply(_ output: LinkATT.Output, on handle: UInt16) {
+        if let socket = links[handle]?.socket {
+            for pdu in output.send {
+                do throws(HCITransportError) { try socket.send(pdu) } catch {
+                    emit(.diagnostic("ATT send on 0x\(String(handle, radix: 16)): \(error)"))
+                }
+            }
+        }
+        if let mtu = output.mtu, links[handle] != nil {
+            links[handle]?.info.mtu = mtu
+            emit(.mtuChanged(handle: handle, mtu: mtu))
+        }
+        for line in output.diagnostics { emit(.diagnostic(line)) }
+        armTimer()
+    }
+
+    /// Runs `work` on `queue`: directly when already there (e.g. inside a `withGATT` body), else synchronously.
+    func onQueue<T>(_ work: () -> T) -> T {
+        if DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) { return work() }
+        return queue.sync(execute: work)
+    }
+
+    static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
     private func connected(_ peer: PeerAddress, _ socket: L2CAPSocket, _ result: Result<UInt16, HCITransportError>) {
         guard connecting[peer] === socket else { return }
@@ -97,16 +133,10 @@ extension KernelHost {
     }
 
     private func receiveATT(_ pdu: [UInt8], from socket: L2CAPSocket) {
-        guard let handle = links.first(where: { $0.value.socket === socket })?.key,
-              let received = links[handle]?.att.receive(pdu, now: .now) else { return }
-        for outgoing in received.send { try? socket.send(outgoing) }
-        if let mtu = received.mtuChanged {
-            links[handle]?.info.mtu = mtu
-            emit(.mtuChanged(handle: handle, mtu: mtu))
-        }
-        if let unsolicited = received.unsolicited { emit(.attReceived(handle: handle, pdu: unsolicited)) }
-        if let (id, response) = received.response { links[handle]?.attHandlers.removeValue(forKey: id)?(.success(response)) }
-        armTimer()
+        guard let handle = links.first(where: { $0.value.socket === socket })?.key, let att = links[handle]?.att else { return }
+        // Handle Value Notification, Indication, Multiple Handle Value Notification: also handed up raw.
+        if let opcode = pdu.first, [0x1B, 0x1D, 0x23].contains(opcode) { emit(.attReceived(handle: handle, pdu: pdu)) }
+        apply(att.receive(pdu, now: .now), on: handle)
     }
 
     private func closed(_ socket: L2CAPSocket, _ error: HCITransportError?) {
@@ -117,11 +147,11 @@ extension KernelHost {
                 error: requested ? nil : .disconnected(handle, .remoteUserTerminatedConnection))
     }
 
-    /// Forgets a link and fails its ATT requests (on `queue`).
+    /// Forgets a link, closes its GATT client (procedures end with GATTError.disconnected) and fails its ATT requests (on `queue`).
     func endLink(_ handle: UInt16, reason: HCIErrorCode, error: HostError?) {
-        guard var link = links.removeValue(forKey: handle) else { return }
+        guard let link = links.removeValue(forKey: handle) else { return }
         link.socket.close()
-        for id in link.att.drain() { link.attHandlers.removeValue(forKey: id)?(.failure(error ?? .disconnected(handle, reason))) }
+        link.att.close(error ?? .disconnected(handle, reason), now: .now)
         emit(.disconnected(link.info, reason: reason, error: error))
     }
 }

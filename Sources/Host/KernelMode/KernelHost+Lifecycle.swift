@@ -114,9 +114,8 @@ extension KernelHost {
         finish(commands.tick(now: now))
         for device in scan?.merger.tick(now: now) ?? [] { emit(.discovered(device)) }
         for handle in links.keys.sorted() {
-            for id in links[handle]?.att.tick(now: now) ?? [] {
-                links[handle]?.attHandlers.removeValue(forKey: id)?(.failure(.attTimeout(handle)))
-            }
+            guard let att = links[handle]?.att, let deadline = att.nextDeadline, deadline <= now else { continue }
+            apply(att.tick(now: now), on: handle)
         }
         armTimer()
     }

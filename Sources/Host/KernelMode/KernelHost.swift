@@ -11,7 +11,7 @@ import HCI
 ///   legacy or extended family like ``HostController`` and switching once when the controller answers Command
 ///   Disallowed (the kernel may already have used the other family, Core v5.4 Vol 4 Part E §3.1.1).
 /// - Connections: one kernel L2CAP socket on the ATT fixed channel (CID 0x0004) per peer; the kernel makes the
-///   LE connection. ATT requests are sequenced by the host exactly as in full-host mode.
+///   LE connection. ATT and GATT run on the host exactly as in full-host mode (one ATT bearer and GATT client per link).
 /// - On a kernel without Bluetooth, ``start(completion:)`` fails with ``HostError/noBluetoothSupport`` and the state
 ///   becomes ``HostState/unsupported``; missing capabilities give ``HostError/permissionDenied(_:)`` and
 ///   ``HostState/unauthorized``.
@@ -38,6 +38,7 @@ public final class KernelHost: CentralHost, @unchecked Sendable {
     /// A host for controller hci`controllerIndex`.
     public init(controllerIndex: UInt16 = 0) {
         self.controllerIndex = controllerIndex
+        queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
     }
 
     public var state: HostState { queue.sync { currentState } }

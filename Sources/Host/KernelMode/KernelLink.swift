@@ -1,10 +1,16 @@
-// One kernel-mode connection: its L2CAP ATT socket, what we know of it, and its ATT sequencing.
+// One kernel-mode connection: its L2CAP ATT socket, what we know of it, and its ATT bearer with the GATT client.
 
 /// A connection made through a kernel L2CAP socket (on the ``KernelHost``'s queue only).
 struct KernelLink {
     var info: ConnectionInfo
     let socket: L2CAPSocket
-    var att = ATTTransactions()
-    var attHandlers: [UInt64: (Result<[UInt8], HostError>) -> Void] = [:]
+    /// The ATT bearer, GATT client and raw ATT requests of this connection.
+    let att: LinkATT
     var disconnectRequested = false
+
+    init(info: ConnectionInfo, socket: L2CAPSocket) {
+        self.info = info
+        self.socket = socket
+        att = LinkATT(handle: info.handle)
+    }
 }

@@ -158,13 +158,10 @@ extension HostController {
         endLink(event.handle, reason: event.reason, error: requested ? nil : .disconnected(event.handle, event.reason))
     }
 
-    /// Forgets a link: fails its ATT requests, frees its ACL buffers, reports it (on `queue`).
+    /// Forgets a link: closes its GATT client (procedures end with GATTError.disconnected) and ATT requests, frees its ACL buffers, reports it (on `queue`).
     func endLink(_ handle: UInt16, reason: HCIErrorCode, error: HostError?) {
-        guard var link = connections.removeValue(forKey: handle) else { return }
-        let failure = error ?? .disconnected(handle, reason)
-        for id in link.att.drain() {
-            if let handler = link.attHandlers.removeValue(forKey: id) { handler(.failure(failure)) }
-        }
+        guard let link = connections.removeValue(forKey: handle) else { return }
+        link.att.close(error ?? .disconnected(handle, reason), now: .now)
         _ = recombiner.reset(handle: handle)
         // The controller flushed this handle's unacknowledged packets (Vol 4 Part E §7.7.5).
         _ = acl?.connectionClosed(handle: handle)

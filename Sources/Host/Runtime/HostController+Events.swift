@@ -13,6 +13,7 @@ extension HostController {
             _ = acl?.handle(completed)
             if let diagnostic = completed.diagnostic { emit(.diagnostic("Number Of Completed Packets: \(diagnostic)")) }
             pumpACL()
+            reportWriteWithoutResponseReady()
         case .disconnectionComplete(let disconnection):
             handleDisconnectionComplete(disconnection)
         case .hardwareError(let code):

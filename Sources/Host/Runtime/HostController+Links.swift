@@ -1,59 +1,116 @@
-// ACL in and out of each link: recombination, fixed-channel routing, fragmentation under ACL flow control, and ATT.
+// ACL in and out of each link: recombination, fixed-channel routing, fragmentation under ACL flow control, and ATT/GATT.
 
 import BluetoothCore
+import Dispatch
+import GATT
 import HCI
 import L2CAP
 
 extension HostController {
     public func sendATTRequest(_ pdu: [UInt8], on handle: UInt16, completion: @escaping @Sendable (Result<[UInt8], HostError>) -> Void) {
         queue.async {
-            self.attRequest(pdu, on: handle) { result in self.deliver { completion(result) } }
+            guard let att = self.connections[handle]?.att else { return self.deliver { completion(.failure(.notConnected(handle))) } }
+            self.apply(att.request(pdu, now: .now) { result in self.deliver { completion(result) } }, on: handle)
         }
     }
 
     public func sendATT(_ pdu: [UInt8], on handle: UInt16, completion: @escaping @Sendable (HostError?) -> Void) {
         queue.async {
-            guard let link = self.connections[handle] else { return self.deliver { completion(.notConnected(handle)) } }
-            guard !link.att.isDead else { return self.deliver { completion(.attTimeout(handle)) } }
-            let error = self.sendATTPDU(pdu, on: handle)
-            self.deliver { completion(error) }
+            guard let att = self.connections[handle]?.att else { return self.deliver { completion(.notConnected(handle)) } }
+            do throws(HostError) {
+                let output = try att.command(pdu)
+                var error: HostError?
+                for pdu in output.send where error == nil { error = self.sendATTPDU(pdu, on: handle) }
+                self.apply(LinkATT.Output(mtu: output.mtu, diagnostics: output.diagnostics), on: handle)
+                let result = error
+                self.deliver { completion(result) }
+            } catch {
+                self.deliver { completion(error) }
+            }
         }
     }
 
     public func exchangeMTU(_ mtu: UInt16, on handle: UInt16, completion: @escaping @Sendable (Result<UInt16, HostError>) -> Void) {
         queue.async {
-            let offered = max(23, mtu)
-            // ATT_EXCHANGE_MTU_REQ: 0x02 | Client Rx MTU (2) (Vol 3 Part F §3.4.2.1).
-            self.attRequest([0x02, UInt8(truncatingIfNeeded: offered), UInt8(truncatingIfNeeded: offered >> 8)], on: handle) { [self] result in
-                let mapped: Result<UInt16, HostError> = result.flatMap { response in
-                    guard response.count >= 3, response[0] == 0x03 else {
-                        return .failure(.attRequestRejected("MTU exchange answered with \(Hex.string(response.prefix(5)))"))
-                    }
-                    let server = UInt16(response[1]) | UInt16(response[2]) << 8
-                    return .success(max(23, min(offered, server)))
-                }
-                if case .success(let agreed) = mapped, connections[handle] != nil, connections[handle]?.att.mtu != agreed {
-                    connections[handle]?.att.mtu = agreed
-                    connections[handle]?.info.mtu = agreed
-                    emit(.mtuChanged(handle: handle, mtu: agreed))
-                }
-                deliver { completion(mapped) }
-            }
+            guard let att = self.connections[handle]?.att else { return self.deliver { completion(.failure(.notConnected(handle))) } }
+            self.apply(att.exchangeMTU(mtu, now: .now) { result in
+                let mapped = Self.agreedMTU(result, att: att)
+                self.deliver { completion(mapped) }
+            }, on: handle)
         }
     }
 
-    /// Queues an ATT request on a link (on `queue`).
-    func attRequest(_ pdu: [UInt8], on handle: UInt16, _ done: @escaping (Result<[UInt8], HostError>) -> Void) {
-        guard connections[handle] != nil else { return done(.failure(.notConnected(handle))) }
-        guard let opcode = pdu.first, ATTTransactions.isRequest(opcode) else {
-            return done(.failure(.attRequestRejected("not an ATT request opcode")))
+    public func withGATT(_ handle: UInt16, _ body: @escaping @Sendable (GATTClient?) -> Void) {
+        queue.async {
+            guard let att = self.connections[handle]?.att else { return body(nil) }
+            body(att.client)
+            self.drive(handle)
         }
-        guard connections[handle]?.att.isDead == false else { return done(.failure(.attTimeout(handle))) }
-        guard let (id, ready) = connections[handle]?.att.submit(pdu, now: .now) else { return }
-        connections[handle]?.attHandlers[id] = done
-        for outgoing in ready { _ = sendATTPDU(outgoing, on: handle) }
+    }
+
+    public func canSendWriteWithoutResponse(_ handle: UInt16) -> Bool {
+        onQueue {
+            let ready = writeWithoutResponseReady(handle)
+            if !ready, connections[handle] != nil { connections[handle]?.writeWithoutResponseBlocked = true }
+            return ready
+        }
+    }
+
+    /// True when the link is open for ATT and its ACL packets all went to the controller, which has room for more
+    /// (Host Number of Completed Packets flow control, Core v5.4 Vol 4 Part E §4.1.1).
+    func writeWithoutResponseReady(_ handle: UInt16) -> Bool {
+        guard let link = connections[handle], !link.att.isClosed, let acl else { return false }
+        return acl.queuedCount(handle: handle) == 0 && acl.availableCredits > 0
+    }
+
+    /// Emits ``HostEvent/readyToSendWriteWithoutResponse(handle:)`` for links that were blocked and no longer are.
+    func reportWriteWithoutResponseReady() {
+        for handle in connections.keys.sorted() where connections[handle]?.writeWithoutResponseBlocked == true {
+            guard writeWithoutResponseReady(handle) else { continue }
+            connections[handle]?.writeWithoutResponseBlocked = false
+            emit(.readyToSendWriteWithoutResponse(handle: handle))
+        }
+    }
+
+    /// The ATT_MTU agreed by an Exchange MTU Response (at least 23), or why there is none.
+    static func agreedMTU(_ result: Result<[UInt8], HostError>, att: LinkATT) -> Result<UInt16, HostError> {
+        result.flatMap { response in
+            guard response.first == 0x03 else {
+                return .failure(.attRequestRejected("MTU exchange answered with \(Hex.string(response.prefix(5)))"))
+            }
+            return .success(UInt16(clamping: att.bearer.mtu))
+        }
+    }
+
+    /// Runs the link's GATT client after it was handed work, and carries out what came of it (on `queue`).
+    func drive(_ handle: UInt16) {
+        guard let att = connections[handle]?.att else { return }
+        apply(att.run(now: .now), on: handle)
+    }
+
+    /// Sends the PDUs, records the MTU and logs the diagnostics of an ATT step (on `queue`).
+    func apply(_ output: LinkATT.Output, on handle: UInt16) {
+        for pdu in output.send {
+            if let error = sendATTPDU(pdu, on: handle) { emit(.diagnostic("ATT send on 0x\(String(handle, radix: 16)): \(error)")) }
+        }
+        if !output.send.isEmpty, connections[handle] != nil, !writeWithoutResponseReady(handle) {
+            connections[handle]?.writeWithoutResponseBlocked = true
+        }
+        if let mtu = output.mtu, connections[handle] != nil {
+            connections[handle]?.info.mtu = mtu
+            emit(.mtuChanged(handle: handle, mtu: mtu))
+        }
+        for line in output.diagnostics { emit(.diagnostic(line)) }
         rescheduleTimer()
     }
+
+    /// Runs `work` on `queue`: directly when already there (e.g. inside a `withGATT` body), else synchronously.
+    func onQueue<T>(_ work: () -> T) -> T {
+        if DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) { return work() }
+        return queue.sync(execute: work)
+    }
+
+    static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
     /// Wraps an ATT PDU in a basic frame on CID 4 and queues its fragments; an error when it cannot go.
     @discardableResult
@@ -119,25 +176,17 @@ extension HostController {
     }
 
     private func receiveATT(_ pdu: [UInt8], on handle: UInt16) {
-        guard let received = connections[handle]?.att.receive(pdu, now: .now) else { return }
-        for outgoing in received.send { sendATTPDU(outgoing, on: handle) }
-        if let mtu = received.mtuChanged {
-            connections[handle]?.info.mtu = mtu
-            emit(.mtuChanged(handle: handle, mtu: mtu))
-        }
-        if let unsolicited = received.unsolicited { emit(.attReceived(handle: handle, pdu: unsolicited)) }
-        if let (id, response) = received.response, let handler = connections[handle]?.attHandlers.removeValue(forKey: id) {
-            handler(.success(response))
-        }
+        guard let att = connections[handle]?.att else { return }
+        // Handle Value Notification, Indication, Multiple Handle Value Notification: also handed up raw.
+        if let opcode = pdu.first, [0x1B, 0x1D, 0x23].contains(opcode) { emit(.attReceived(handle: handle, pdu: pdu)) }
+        apply(att.receive(pdu, now: .now), on: handle)
     }
 
     /// Fails ATT requests that timed out (the bearer is then closed for ATT, Vol 3 Part F §3.3.3).
     func tickLinks(now: ContinuousClock.Instant) {
         for handle in connections.keys.sorted() {
-            guard let expired = connections[handle]?.att.tick(now: now), !expired.isEmpty else { continue }
-            for id in expired {
-                connections[handle]?.attHandlers.removeValue(forKey: id)?(.failure(.attTimeout(handle)))
-            }
+            guard let att = connections[handle]?.att, let deadline = att.nextDeadline, deadline <= now else { continue }
+            apply(att.tick(now: now), on: handle)
         }
     }
 }

@@ -11,7 +11,8 @@ import L2CAP
 /// Everything runs on one private serial queue: packets from the transport, timers (a `DispatchSourceTimer`
 /// that drives the sans-I/O state machines' deadlines) and public calls hopping onto it. Events and completions
 /// go to the handler's queue. See ``CentralHost`` for the interface; this class adds nothing public beyond
-/// ``init(configuration:)`` and ``controllerInfo``.
+/// ``init(configuration:)`` and ``controllerInfo``. Each connection has one ATT bearer and one GATT client,
+/// driven on that queue (see ``CentralHost/withGATT(_:_:)``).
 public final class HostController: CentralHost, @unchecked Sendable {
     let configuration: HostConfiguration
     let queue = DispatchQueue(label: "OpenCoreBluetooth.HostController")
@@ -45,6 +46,7 @@ public final class HostController: CentralHost, @unchecked Sendable {
         self.configuration = configuration
         commands = HCICommandFlow(timeout: configuration.commandTimeout)
         eventQueue = DispatchQueue(label: "OpenCoreBluetooth.HostController.events")
+        queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
     }
 
     deinit {
