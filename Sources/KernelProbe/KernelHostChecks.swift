@@ -31,7 +31,7 @@ enum KernelHostChecks {
             return false
         }
         guard case .discovered(let device)? = found else { return report.fail("kernelhost scan", "\(peer) not discovered within 10 s") }
-        report.pass("kernelhost scan", "discovered \(device.peer) rssi \(device.rssi)")
+        report.pass("kernelhost scan", "discovered \(device.peer) rssi \(device.rssi.map { "\($0) dBm" } ?? "not available")")
         host.stopScan { scanned.put($0) }
         _ = scanned.take(within: .seconds(5))
 
