@@ -32,6 +32,8 @@ let package = Package(
         .target(name: "CBToolKit", dependencies: ["BluetoothCore", "Advertising", "HCI", "L2CAP", "ATT"]),
         .target(name: "CoreBluetooth", dependencies: ["BluetoothCore", "Advertising", "HCI", "ATT", "GATT", "Host"]),
         .executableTarget(name: "cbtool", dependencies: ["CBToolKit", "CoreBluetooth", "Host", "HCI", "Advertising", "BluetoothCore", "L2CAP", "ATT", "GATT"]),
+        .executableTarget(name: "CentralExample", dependencies: ["CoreBluetooth"]),
+        .executableTarget(name: "RestorationExample", dependencies: ["CoreBluetooth"]),
         .executableTarget(name: "KernelProbe", dependencies: ["Host", "HCI", "ATT", "BluetoothCore"]),
         .executableTarget(name: "Benchmarks", dependencies: ["BluetoothCore", "Advertising", "HCI", "L2CAP", "ATT", "GATT"]),
         .target(name: "PeerSupport", path: "Tests/PeerSupport"),
