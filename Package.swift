@@ -44,7 +44,7 @@ let package = Package(
         .testTarget(name: "ATTTests", dependencies: ["ATT", "L2CAP", "HCI", "BluetoothCore"]),
         .testTarget(name: "GATTTests", dependencies: ["GATT", "ATT", "BluetoothCore", "PeerSupport"]),
         .testTarget(name: "HostTests", dependencies: ["Host", "GATT", "ATT", "L2CAP", "HCI", "Advertising", "BluetoothCore", "PeerSupport"]),
-        .testTarget(name: "CoreBluetoothTests", dependencies: ["CoreBluetooth", "Host", "BluetoothCore", "PeerSupport"]),
+        .testTarget(name: "CoreBluetoothTests", dependencies: ["CoreBluetooth", "Host", "GATT", "ATT", "HCI", "BluetoothCore", "PeerSupport"]),
         .testTarget(name: "CBToolTests", dependencies: ["CBToolKit", "HCI", "Advertising", "BluetoothCore", "PeerSupport"]),
     ],
     swiftLanguageModes: [.v6]
