@@ -12,8 +12,12 @@ final class GuideCentral: NSObject, CBCentralManagerDelegate, CBPeripheralDelega
     let dataToWrite = Data([0x01])
 
     func start(queue: DispatchQueue, backend: any CentralBackend, directory: URL) {
-        // iOS: CBCentralManager(delegate: self, queue: nil, options: nil); the backend init is the test seam.
-        myCentralManager = CBCentralManager(delegate: self, queue: queue, options: nil, backend: backend, stateDirectory: directory)
+        // iOS: CBCentralManager(delegate: self, queue: nil, options: nil) on the main queue, which is also the delegate
+        // queue, so no callback can run before the property is set; here made on `queue` for the same reason.
+        // The backend init is the test seam.
+        queue.sync {
+            myCentralManager = CBCentralManager(delegate: self, queue: queue, options: nil, backend: backend, stateDirectory: directory)
+        }
     }
 
     func centralManagerDidUpdateState(_ central: CBCentralManager) {
