@@ -32,6 +32,8 @@ let package = Package(
         .target(name: "CBToolKit", dependencies: ["BluetoothCore", "Advertising", "HCI", "L2CAP", "ATT"]),
         .target(name: "CoreBluetooth", dependencies: ["BluetoothCore", "Advertising", "HCI", "ATT", "GATT", "Host"]),
         .executableTarget(name: "cbtool", dependencies: ["CBToolKit", "CoreBluetooth", "Host", "HCI", "Advertising", "BluetoothCore", "L2CAP", "ATT", "GATT"]),
+        .executableTarget(name: "CentralExample", dependencies: ["CoreBluetooth"]),
+        .executableTarget(name: "RestorationExample", dependencies: ["CoreBluetooth"]),
         .executableTarget(name: "KernelProbe", dependencies: ["Host", "HCI", "ATT", "GATT", "BluetoothCore"]),
         .executableTarget(name: "Benchmarks", dependencies: ["BluetoothCore", "Advertising", "HCI", "L2CAP", "ATT", "GATT"]),
         .target(name: "PeerSupport", path: "Tests/PeerSupport"),
@@ -42,7 +44,7 @@ let package = Package(
         .testTarget(name: "ATTTests", dependencies: ["ATT", "L2CAP", "HCI", "BluetoothCore"]),
         .testTarget(name: "GATTTests", dependencies: ["GATT", "ATT", "BluetoothCore", "PeerSupport", "Host", "HCI"]),
         .testTarget(name: "HostTests", dependencies: ["Host", "GATT", "ATT", "L2CAP", "HCI", "Advertising", "BluetoothCore", "PeerSupport"]),
-        .testTarget(name: "CoreBluetoothTests", dependencies: ["CoreBluetooth", "Host", "BluetoothCore", "PeerSupport"]),
+        .testTarget(name: "CoreBluetoothTests", dependencies: ["CoreBluetooth", "Host", "GATT", "ATT", "HCI", "BluetoothCore", "PeerSupport"]),
         .testTarget(name: "CBToolTests", dependencies: ["CBToolKit", "HCI", "Advertising", "BluetoothCore", "PeerSupport"]),
     ],
     swiftLanguageModes: [.v6]

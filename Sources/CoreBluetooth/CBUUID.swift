@@ -84,10 +84,10 @@ open class CBUUID: NSObject, NSCopying, @unchecked Sendable {
     // MARK: Name lookup hook
 
     private static let lookupLock = StateLock()
-    nonisolated(unsafe) private static var lookupStorage: @Sendable (BluetoothUUID) -> String? = { _ in nil }
+    nonisolated(unsafe) private static var lookupStorage: @Sendable (BluetoothUUID) -> String? = { AssignedNumbers.name(for: $0) }
 
     /// Where `description` finds SIG names (e.g. 0x180D → "Heart Rate"); returns nil for unnamed UUIDs.
-    /// The default knows no names; the integration points it at the assigned-numbers table.
+    /// The default is the Bluetooth SIG assigned-numbers table (`BluetoothCore.AssignedNumbers`); apps need not set it.
     public static var nameLookup: @Sendable (BluetoothUUID) -> String? {
         get { lookupLock.run { lookupStorage } }
         set { lookupLock.run { lookupStorage = newValue } }

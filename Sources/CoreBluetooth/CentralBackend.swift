@@ -1,21 +1,17 @@
 // The interface between the CoreBluetooth facade and the host runtime: commands down, BackendEvent up.
 import BluetoothCore
+import Host
 
 /// A remote LE device as the controller addresses it: its address and HCI address type
-/// (Core v5.4 Vol 4 Part E §7.7.65.2). The key of every peripheral in the backend interface.
-public struct PeerAddress: Hashable, Sendable, CustomStringConvertible {
-    /// The device address.
-    public var address: BluetoothAddress
-    /// The address type (public, random, or resolved identity).
-    public var type: AddressType
+/// (Core v5.4 Vol 4 Part E §7.7.65.2). The key of every peripheral in the backend interface; the same type as the
+/// host runtime's `Host.PeerAddress` (one type across the layers).
+public typealias PeerAddress = Host.PeerAddress
 
-    /// Makes a peer address.
+extension Host.PeerAddress {
+    /// Makes a peer address (the facade's spelling of `init(_:type:)`).
     public init(address: BluetoothAddress, type: AddressType) {
-        self.address = address
-        self.type = type
+        self.init(address, type: type)
     }
-
-    public var description: String { "\(address) (\(type))" }
 }
 
 /// A token the facade gives each request; the backend echoes it in the matching ``BackendEvent/response(_:_:_:)``.

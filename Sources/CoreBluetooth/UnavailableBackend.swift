@@ -1,7 +1,8 @@
-// The backend used until the host runtime is linked in, and the hook that chooses the backend.
+// The backend for an unusable transport option, and the hook that chooses the backend of each manager.
 import BluetoothCore
 
-/// A backend with no controller: it reports `.unsupported` and ignores every command.
+/// A backend with no controller (a malformed transport option or `OCB_TRANSPORT`): it reports `.unsupported` and
+/// ignores every command.
 final class UnavailableBackend: CentralBackend {
     func start(eventHandler: @escaping @Sendable (BackendEvent) -> Void) {
         eventHandler(.stateChanged(.unsupported, controller: nil))
@@ -25,11 +26,13 @@ final class UnavailableBackend: CentralBackend {
 /// Chooses the backend `CBCentralManager`'s public initialisers use.
 public enum CentralBackendFactory {
     private static let lock = StateLock()
-    nonisolated(unsafe) private static var storage: @Sendable (CentralBackendConfiguration) -> any CentralBackend = { _ in
-        UnavailableBackend()
+    nonisolated(unsafe) private static var storage: @Sendable (CentralBackendConfiguration) -> any CentralBackend = {
+        HostCentralBackend(configuration: $0)
     }
 
-    /// Makes the backend for a new manager. The default reports `.unsupported`; the host runtime installs its own.
+    /// Makes the backend for a new manager. The default is a ``HostCentralBackend`` for the configuration's transport
+    /// (``Host/KernelHost`` for `hciN`, ``Host/HostController`` for `user:hciN`, `tcp:HOST:PORT`, `serial:PATH@BAUD`);
+    /// tests and tools may install another.
     public static var make: @Sendable (CentralBackendConfiguration) -> any CentralBackend {
         get { lock.run { storage } }
         set { lock.run { storage = newValue } }

@@ -1,0 +1,91 @@
+// Connections over the host: connect without timeout, MTU exchange and Service Changed set-up, cancel, link loss.
+import BluetoothCore
+import GATT
+import HCI
+import Host
+
+extension HostCentralBackend {
+    /// ATT_MTU offered at connection (the largest, Core v5.4 Vol 3 Part F §3.2.9: 512-byte values plus headers).
+    static let offeredMTU: UInt16 = 517
+
+    public func connect(_ peer: PeerAddress) {
+        queue.async { [self] in
+            guard links[peer] == nil, !connecting.contains(peer) else { return }
+            connecting.insert(peer)
+            host.connect(to: peer, options: ConnectOptions(timeout: nil))
+        }
+    }
+
+    public func cancelConnection(_ peer: PeerAddress) {
+        queue.async { [self] in
+            if let link = links[peer] {
+                // Disconnect with 0x13 Remote User Terminated Connection, as iOS (Vol 4 Part E §7.1.6).
+                host.disconnect(link.handle, reason: .remoteUserTerminatedConnection)
+            } else if connecting.contains(peer) {
+                host.cancelConnect(to: peer)
+            }
+        }
+    }
+
+    /// The host connected (on `queue`): exchange the MTU, report `connected`, then set up Service Changed.
+    func linkUp(_ info: ConnectionInfo) {
+        let peer = info.peer
+        guard connecting.remove(peer) != nil else {
+            // Nobody asked (any more): drop the link.
+            host.disconnect(info.handle, reason: .remoteUserTerminatedConnection)
+            return
+        }
+        links[peer] = Link(handle: info.handle, mtu: Int(info.mtu), ready: false)
+        host.exchangeMTU(Self.offeredMTU, on: info.handle) { [weak self] result in
+            guard let self, var link = links[peer], link.handle == info.handle else { return }
+            if case .success(let mtu) = result { link.mtu = Int(mtu) }
+            link.ready = true
+            links[peer] = link
+            let mtu = link.mtu
+            host.withGATT(info.handle) { [weak self] client in
+                guard let self, let client else { return }
+                client.serviceChangeHandler = { [weak self] change in self?.post(.servicesChanged(peer, range: change.range)) }
+                Self.subscribeToServiceChanged(client)
+            }
+            emit(.connected(peer, mtu: mtu))
+        }
+    }
+
+    /// Finds the Service Changed characteristic (0x2A05 in the Generic Attribute service 0x1801) and enables its
+    /// indications (Core v5.4 Vol 3 Part G §7.1; the client handles the indication). Silently does nothing when the
+    /// peer has none. Runs on the host's queue, before any request of the app.
+    static func subscribeToServiceChanged(_ client: GATTClient) {
+        client.discoverPrimaryServices(uuid: BluetoothUUID(0x1801)) { [weak client] result in
+            guard let client, case .success(let services) = result, let service = services.first else { return }
+            client.discoverCharacteristics(of: service, uuid: BluetoothUUID(0x2A05)) { [weak client] result in
+                guard let client, case .success(let found) = result, let characteristic = found.first,
+                      characteristic.properties.contains(.indicate) else { return }
+                client.discoverDescriptors(of: characteristic) { [weak client] result in
+                    guard let client, case .success = result else { return }
+                    client.subscribe(to: characteristic, configuration: .indication, handler: { _ in }, completion: { _ in })
+                }
+            }
+        }
+    }
+
+    /// A connection attempt ended without a link (on `queue`).
+    func attemptFailed(_ peer: PeerAddress, _ error: HostError) {
+        guard connecting.remove(peer) != nil else { return }
+        emit(.connectionFailed(peer, reason: error.connectionFailureReason))
+    }
+
+    /// A link ended (on `queue`); pending GATT procedures fail with `.disconnected` through the client.
+    func linkDown(_ peer: PeerAddress, handle: UInt16, reason: UInt8) {
+        guard let link = links[peer], link.handle == handle else { return }
+        links[peer] = nil
+        emit(.disconnected(peer, reason: reason))
+    }
+
+    /// The ATT_MTU changed after the connection was reported (on `queue`).
+    func mtuChanged(_ handle: UInt16, mtu: Int) {
+        guard let peer = peer(handle: handle), var link = links[peer] else { return }
+        link.mtu = mtu
+        links[peer] = link
+        if link.ready { emit(.mtuChanged(peer, mtu: mtu)) }
+    }
+}

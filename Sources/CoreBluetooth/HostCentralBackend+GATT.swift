@@ -1,0 +1,183 @@
+// GATT requests over each connection's GATTClient: discovery, long reads, writes, CCCD writes and RSSI.
+import BluetoothCore
+import GATT
+import Host
+
+extension HostCentralBackend {
+    /// Runs `body` with the client of `peer`'s link on the host's queue; answers `.failure(.disconnected)` when the
+    /// link is gone (the facade only asks while it believes the peer connected). `respond` hops back to `queue`.
+    func withClient(_ peer: PeerAddress, _ request: RequestID,
+                    _ body: @escaping @Sendable (GATTClient, _ respond: @escaping @Sendable (BackendResponse) -> Void) -> Void) {
+        queue.async { [self] in
+            let respond: @Sendable (BackendResponse) -> Void = { [weak self] response in
+                self?.post(.response(peer, request, response))
+            }
+            guard let link = links[peer] else { return respond(.failure(.disconnected)) }
+            host.withGATT(link.handle) { client in
+                guard let client else { return respond(.failure(.disconnected)) }
+                body(client, respond)
+            }
+        }
+    }
+
+    public func discoverServices(_ peer: PeerAddress, request: RequestID, uuids: [BluetoothUUID]?) {
+        withClient(peer, request) { client, respond in
+            let done: ([GATTService]) -> Void = { services in
+                respond(.services(services.map {
+                    DiscoveredService(uuid: $0.uuid, isPrimary: $0.isPrimary, startHandle: $0.startHandle, endHandle: $0.endHandle)
+                }))
+            }
+            if let uuids, uuids.count == 1, let uuid = uuids.first {
+                client.discoverPrimaryServices(uuid: uuid) { answer($0, respond, done) }
+            } else {
+                client.discoverAllPrimaryServices { answer($0, respond, done) }
+            }
+        }
+    }
+
+    public func discoverIncludedServices(_ peer: PeerAddress, request: RequestID, in service: ClosedRange<UInt16>) {
+        withClient(peer, request) { client, respond in
+            client.findIncludedServices(of: Self.service(service, in: client)) { result in
+                answer(result, respond) { included in
+                    respond(.services(included.map {
+                        DiscoveredService(uuid: $0.uuid, isPrimary: false, startHandle: $0.startHandle, endHandle: $0.endHandle)
+                    }))
+                }
+            }
+        }
+    }
+
+    public func discoverCharacteristics(_ peer: PeerAddress, request: RequestID, in service: ClosedRange<UInt16>, uuids: [BluetoothUUID]?) {
+        withClient(peer, request) { client, respond in
+            let uuid = uuids?.count == 1 ? uuids?.first : nil
+            client.discoverCharacteristics(of: Self.service(service, in: client), uuid: uuid) { result in
+                answer(result, respond) { found in
+                    respond(.characteristics(found.map {
+                        DiscoveredCharacteristic(uuid: $0.uuid, properties: $0.properties.rawValue, declarationHandle: $0.declarationHandle,
+                                                 valueHandle: $0.valueHandle, endHandle: $0.endHandle)
+                    }))
+                }
+            }
+        }
+    }
+
+    public func discoverDescriptors(_ peer: PeerAddress, request: RequestID, in range: ClosedRange<UInt16>) {
+        withClient(peer, request) { client, respond in
+            client.discoverDescriptors(of: Self.characteristic(descriptors: range, in: client)) { result in
+                answer(result, respond) { found in
+                    respond(.descriptors(found.map { DiscoveredDescriptor(uuid: $0.uuid, handle: $0.handle) }))
+                }
+            }
+        }
+    }
+
+    /// Reads in full (Read, then Read Blob while parts fill the PDU, Vol 3 Part G §4.8.3), as iOS always does.
+    /// A read of the GAP Device Name (0x2A00, Vol 3 Part C §12.1) also reports ``BackendEvent/nameChanged(_:name:)``.
+    public func read(_ peer: PeerAddress, request: RequestID, handle: UInt16) {
+        withClient(peer, request) { [weak self] client, respond in
+            let isDeviceName = client.cache.characteristic(valueHandle: handle)?.uuid == BluetoothUUID(0x2A00)
+            client.read(handle, long: true) { result in
+                if isDeviceName, case .success(let bytes) = result {
+                    self?.post(.nameChanged(peer, name: String(decoding: bytes, as: UTF8.self)))
+                }
+                answer(result, respond) { respond(.value($0)) }
+            }
+        }
+    }
+
+    public func write(_ peer: PeerAddress, request: RequestID?, handle: UInt16, value: [UInt8], withResponse: Bool) {
+        guard withResponse, let request else { return writeWithoutResponse(peer, handle: handle, value: value) }
+        withClient(peer, request) { client, respond in
+            let done: (Result<Void, GATTError>) -> Void = { result in answer(result, respond) { respond(.written) } }
+            if value.count <= client.mtu - 3 {
+                client.write(value, to: handle, completion: done)
+            } else {
+                client.writeLong(value, to: handle, completion: done)
+            }
+        }
+    }
+
+    /// A Write Command (Vol 3 Part G §4.9.1); when the host's buffers are full afterwards the facade is told, and
+    /// told again by ``Host/HostEvent/readyToSendWriteWithoutResponse(handle:)`` when they drained.
+    func writeWithoutResponse(_ peer: PeerAddress, handle: UInt16, value: [UInt8]) {
+        queue.async { [self] in
+            guard let link = links[peer] else { return }
+            host.withGATT(link.handle) { client in
+                do {
+                    try client?.writeWithoutResponse(value, to: handle)
+                } catch {
+                    Diagnostics.warning("write without response to 0x\(String(handle, radix: 16)) dropped: \(error)")
+                }
+            }
+            // Asked after the write was queued on the host's queue, so it sees it.
+            if !host.canSendWriteWithoutResponse(link.handle) {
+                emit(.writeWithoutResponseAvailability(peer, canSend: false))
+            }
+        }
+    }
+
+    public func setNotification(_ peer: PeerAddress, request: RequestID, valueHandle: UInt16, endHandle: UInt16,
+                                cccdHandle: UInt16?, configuration: UInt16) {
+        withClient(peer, request) { [weak self] client, respond in
+            let configure: (UInt16) -> Void = { cccd in
+                if configuration != 0 {
+                    let isIndication = configuration & 0x0001 == 0
+                    client.setValueHandler(forValueHandle: valueHandle) { value in
+                        self?.post(.valueNotified(peer, handle: valueHandle, value: value, isIndication: isIndication))
+                    }
+                }
+                let bytes = [UInt8(truncatingIfNeeded: configuration), UInt8(truncatingIfNeeded: configuration >> 8)]
+                client.write(bytes, to: cccd) { [weak client] result in
+                    // Off: stop delivering once the peer acknowledged; a failed enable delivers nothing.
+                    if configuration == 0 || (try? result.get()) == nil { client?.setValueHandler(forValueHandle: valueHandle, nil) }
+                    answer(result, respond) { respond(.written) }
+                }
+            }
+            if let cccdHandle { return configure(cccdHandle) }
+            guard valueHandle < endHandle else { return respond(.failure(.att(0x0A))) }
+            client.discoverDescriptors(of: Self.characteristic(descriptors: (valueHandle + 1)...endHandle, in: client)) { result in
+                answer(result, respond) { found in
+                    guard let cccd = found.first(where: { $0.uuid == BluetoothUUID(0x2902) }) else { return respond(.failure(.att(0x0A))) }
+                    configure(cccd.handle)
+                }
+            }
+        }
+    }
+
+    public func readRSSI(_ peer: PeerAddress, request: RequestID) {
+        queue.async { [self] in
+            guard let link = links[peer] else { return emit(.response(peer, request, .failure(.disconnected))) }
+            host.readRSSI(link.handle) { [weak self] result in
+                // Completions arrive on `queue`.
+                switch result {
+                case .success(let rssi): self?.emit(.response(peer, request, .rssi(Int(rssi))))
+                case .failure(let error): self?.emit(.response(peer, request, .failure(BackendError(error))))
+                }
+            }
+        }
+    }
+
+    /// The cached service for a handle range, or one made from the range (procedures use only its handles).
+    static func service(_ range: ClosedRange<UInt16>, in client: GATTClient) -> GATTService {
+        client.cache.service(startingAt: range.lowerBound).flatMap { $0.endHandle == range.upperBound ? $0 : nil }
+            ?? GATTService(uuid: BluetoothUUID(0x0000), isPrimary: true, startHandle: range.lowerBound, endHandle: range.upperBound)
+    }
+
+    /// The cached characteristic whose descriptors lie in `range` (value handle just before it), or one made from the
+    /// range: the declaration immediately precedes the value (Core v5.4 Vol 3 Part G §3.3).
+    static func characteristic(descriptors range: ClosedRange<UInt16>, in client: GATTClient) -> GATTCharacteristic {
+        let valueHandle = range.lowerBound &- 1
+        if let cached = client.cache.characteristic(valueHandle: valueHandle), cached.endHandle == range.upperBound { return cached }
+        return GATTCharacteristic(declarationHandle: valueHandle &- 1, valueHandle: valueHandle, endHandle: range.upperBound,
+                                  properties: [], uuid: BluetoothUUID(0x0000))
+    }
+}
+
+/// Answers a failed procedure with its backend error, or runs `success` on its value.
+private func answer<Value>(_ result: Result<Value, GATTError>, _ respond: (BackendResponse) -> Void,
+                           _ success: (Value) -> Void) {
+    switch result {
+    case .success(let value): success(value)
+    case .failure(let error): respond(.failure(BackendError(error)))
+    }
+}

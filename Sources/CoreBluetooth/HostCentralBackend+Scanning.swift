@@ -1,0 +1,50 @@
+// Scanning over the host: ScanParameters to ScanOptions, and a host discovery to the facade's AdvertisementReport.
+import Advertising
+import BluetoothCore
+import Host
+
+extension HostCentralBackend {
+    public func startScan(_ parameters: ScanParameters) {
+        queue.async { [self] in
+            host.startScan(Self.scanOptions(parameters)) { error in
+                if let error { Diagnostics.warning("scan could not start: \(error)") }
+            }
+        }
+    }
+
+    public func stopScan() {
+        queue.async { [self] in
+            host.stopScan { error in
+                if let error { Diagnostics.warning("scan could not stop: \(error)") }
+            }
+        }
+    }
+
+    /// Active scanning (scan responses are merged into what the app sees, Core v5.4 Vol 4 Part E §7.8.10), 60 ms
+    /// interval and 30 ms window (0.625 ms units), no controller duplicate filter. The host reports a device again
+    /// only when its data changed unless the app allows duplicates (the facade still compares and filters).
+    /// The service filter goes to the host only when no solicited services are asked for (the host matches
+    /// advertised service UUIDs only; the facade applies both filters itself).
+    static func scanOptions(_ parameters: ScanParameters) -> ScanOptions {
+        let services: Set<BluetoothUUID> = parameters.solicitedServices.isEmpty ? Set(parameters.services ?? []) : []
+        return ScanOptions(isActive: true, controllerFiltersDuplicates: false,
+                           hostFiltersDuplicates: !parameters.allowDuplicates, services: services)
+    }
+
+    /// The facade's view of a discovery: advertising data and scan response parsed leniently (malformed structures
+    /// dropped, Core Supplement v11 Part A) and merged by ``Advertising/MergedAdvertisement``'s rules; manufacturer
+    /// data is the first Manufacturer Specific Data structure (company identifier, then its bytes); TX power is the
+    /// TX Power Level AD structure (0x0A), not the extended report's field; RSSI nil when the controller gave 127.
+    /// Overflow service UUIDs (Apple's hashed bitmap) cannot be decoded back to UUIDs: always empty.
+    static func report(_ device: DiscoveredDevice) -> AdvertisementReport {
+        let merged = MergedAdvertisement(advertisingData: AdvertisingData(bytes: device.advertisingData),
+                                         scanResponse: device.scanResponseData.map { AdvertisingData(bytes: $0) })
+        let manufacturer = merged.manufacturerData.first.map {
+            ManufacturerData(companyIdentifier: $0.companyID, payload: $0.payload)
+        }
+        return AdvertisementReport(peer: device.peer, rssi: device.rssi.map(Int.init), localName: merged.localName,
+                                   manufacturerData: manufacturer, serviceData: merged.serviceData,
+                                   serviceUUIDs: merged.serviceUUIDs, txPowerLevel: merged.txPowerLevel.map(Int.init),
+                                   isConnectable: device.isConnectable, solicitedServiceUUIDs: merged.solicitedServiceUUIDs)
+    }
+}

@@ -1,0 +1,194 @@
+// The CentralBackend over the host runtime: a CentralHost for the controller and each connection's GATTClient.
+import BluetoothCore
+import Dispatch
+import Host
+
+/// Drives a ``Host/CentralHost`` (``Host/HostController`` in full-host mode, ``Host/KernelHost`` on the kernel socket)
+/// for the CoreBluetooth facade.
+///
+/// Threading: every command hops onto one private serial queue, which is also the host's event queue; GATT client
+/// completions (run by the host on its own queue) hop onto it too, so all state below lives on that queue and
+/// ``BackendEvent``s leave it in the order they happened.
+///
+/// State (``CBManagerState``) from the host:
+/// - bring-up succeeded (Reset and the reads answered) → `.poweredOn`, with the controller's BD_ADDR (its own address
+///   when BD_ADDR is all-zero) for peripheral identifiers;
+/// - ``Host/HostError/noBluetoothSupport`` (no AF_BLUETOOTH) → `.unsupported`; EPERM/EACCES → `.unauthorized`
+///   (both final: no retry);
+/// - transport closed, controller unplugged, Hardware Error, bring-up failed → `.poweredOff`; the host is then opened
+///   again after 0.5 s, doubling up to 30 s, until it comes back (`.poweredOn`) or the manager goes away;
+/// - a bring-up while `.poweredOn` was reported (a reset in place) → `.resetting`. The first bring-up and the retries
+///   after `.poweredOff` are not reported: the state stays `.unknown` (as iOS before its first update) or `.poweredOff`.
+///
+/// Connections: `connect` asks the host with no timeout (``Host/ConnectOptions/timeout`` nil, as iOS), then exchanges
+/// the ATT MTU offering 517 (Core v5.4 Vol 3 Part F §3.4.2) before reporting `connected`, then (before any request of
+/// the app) finds the Service Changed characteristic (0x2A05 in 0x1801) and enables its indications, as iOS does, so
+/// the client's Service Changed handling reports ``BackendEvent/servicesChanged(_:range:)``.
+public final class HostCentralBackend: CentralBackend, @unchecked Sendable {
+    /// The host driven.
+    public let host: any CentralHost
+    let queue = DispatchQueue(label: "OpenCoreBluetooth.HostCentralBackend")
+
+    // Everything below is touched on `queue` only.
+    var handler: (@Sendable (BackendEvent) -> Void)?
+    var stopped = false
+    /// The last state reported to the facade; nil before the first.
+    var reportedState: CBManagerState?
+    var retryDelay: Double = 0.5
+    var retryScheduled = false
+    /// Links by peer; `ready` once `connected` was reported.
+    var links: [PeerAddress: Link] = [:]
+    /// Peers with a connection attempt in the host.
+    var connecting: Set<PeerAddress> = []
+
+    /// One connection.
+    struct Link {
+        var handle: UInt16
+        var mtu: Int
+        var ready: Bool
+    }
+
+    /// The longest wait between two attempts to open the controller again, seconds.
+    static let maximumRetryDelay: Double = 30
+
+    /// A backend over `host`; nothing happens until ``start(eventHandler:)``.
+    public init(host: any CentralHost) {
+        self.host = host
+    }
+
+    /// A backend for `configuration`: ``Host/KernelHost`` for `hciN`, ``Host/HostController`` otherwise.
+    public convenience init(configuration: CentralBackendConfiguration) {
+        self.init(host: Self.makeHost(configuration.transport))
+    }
+
+    /// The host for a transport: the kernel socket keeps BlueZ in charge; the user channel, TCP and serial
+    /// transports give this process the whole controller (Reset and bring-up, Core v5.4 Vol 4 Part E §7.3.2).
+    public static func makeHost(_ transport: CentralTransport) -> any CentralHost {
+        let spec: TransportSpec
+        switch transport {
+        case .kernel(let index): return KernelHost(controllerIndex: index)
+        case .userChannel(let index): spec = .hciSocket(controller: index, channel: .user)
+        case .tcp(let host, let port): spec = .tcp(host: host, port: port)
+        case .serial(let path, let baudRate): spec = .serial(path: path, baudRate: baudRate)
+        }
+        return HostController(configuration: HostConfiguration(makeTransport: { spec.makeTransport() }))
+    }
+
+    public func start(eventHandler: @escaping @Sendable (BackendEvent) -> Void) {
+        queue.async { [self] in
+            handler = eventHandler
+            host.setEventHandler(queue: queue) { [weak self] event in self?.handle(event) }
+            open()
+        }
+    }
+
+    public func stop() {
+        queue.async { [self] in
+            guard !stopped else { return }
+            stopped = true
+            handler = nil
+            links = [:]
+            connecting = []
+            host.stop()
+        }
+    }
+
+    /// Hands an event to the facade (on `queue`).
+    func emit(_ event: BackendEvent) {
+        handler?(event)
+    }
+
+    /// Hands an event to the facade from another thread (the host's queue), in order through `queue`.
+    func post(_ event: BackendEvent) {
+        queue.async { [self] in
+            guard !stopped else { return }
+            emit(event)
+        }
+    }
+
+    // MARK: State
+
+    /// Opens the host (on `queue`).
+    func open() {
+        guard !stopped else { return }
+        host.start { [weak self] result in
+            guard let self else { return }
+            // Completions arrive on `queue` (the host's event queue).
+            switch result {
+            case .success(let info):
+                retryDelay = 0.5
+                let address = info.publicAddress == .zero ? info.ownAddress.address : info.publicAddress
+                report(.poweredOn, controller: address)
+            case .failure(let error):
+                switch error {
+                case .noBluetoothSupport: report(.unsupported)
+                case .permissionDenied: report(.unauthorized)
+                default:
+                    report(.poweredOff)
+                    scheduleRetry()
+                }
+            }
+        }
+    }
+
+    /// Reports a state once (repeats are dropped); a state below `.poweredOn` forgets every link.
+    func report(_ state: CBManagerState, controller: BluetoothAddress? = nil) {
+        guard !stopped, state != reportedState || controller != nil else { return }
+        reportedState = state
+        if state != .poweredOn {
+            links = [:]
+            connecting = []
+        }
+        emit(.stateChanged(state, controller: controller))
+    }
+
+    /// Opens the host again after the current delay, doubling it (on `queue`).
+    func scheduleRetry() {
+        guard !stopped, !retryScheduled else { return }
+        retryScheduled = true
+        let delay = retryDelay
+        retryDelay = min(retryDelay * 2, Self.maximumRetryDelay)
+        queue.asyncAfter(deadline: .now() + delay) { [weak self] in
+            guard let self else { return }
+            retryScheduled = false
+            if host.state != .poweredOn, host.state != .resetting { open() }
+        }
+    }
+
+    /// A host state change (on `queue`). `.poweredOn` is reported from the start completion, which carries the address.
+    func hostStateChanged(_ state: HostState) {
+        switch state {
+        case .unknown, .poweredOn: break
+        case .resetting: if reportedState == .poweredOn { report(.resetting) }
+        case .poweredOff:
+            if reportedState != nil { report(.poweredOff) }
+            scheduleRetry()
+        case .unsupported: report(.unsupported)
+        case .unauthorized: report(.unauthorized)
+        }
+    }
+
+    // MARK: Host events
+
+    /// One host event (on `queue`).
+    func handle(_ event: HostEvent) {
+        guard !stopped else { return }
+        switch event {
+        case .stateChanged(let state): hostStateChanged(state)
+        case .discovered(let device): emit(.advertisement(Self.report(device)))
+        case .scanStopped(let error): Diagnostics.warning("scanning stopped by the host: \(error)")
+        case .connected(let info): linkUp(info)
+        case .connectionFailed(let peer, let error): attemptFailed(peer, error)
+        case .disconnected(let info, let reason, _): linkDown(info.peer, handle: info.handle, reason: reason.rawValue)
+        case .mtuChanged(let handle, let mtu): mtuChanged(handle, mtu: Int(mtu))
+        case .readyToSendWriteWithoutResponse(let handle):
+            if let peer = peer(handle: handle) { emit(.writeWithoutResponseAvailability(peer, canSend: true)) }
+        default: break  // link parameter, data length and PHY updates; raw ATT PDUs (the GATT client has them); diagnostics.
+        }
+    }
+
+    /// The peer of a connection handle, if it is one of ours.
+    func peer(handle: UInt16) -> PeerAddress? {
+        links.first { $0.value.handle == handle }?.key
+    }
+}

@@ -1,0 +1,50 @@
+// How host runtime and GATT client failures become the facade's BackendError and HCI reason codes.
+import GATT
+import HCI
+import Host
+
+extension BackendError {
+    /// The backend error for a failed GATT procedure (Core v5.4 Vol 3 Part G §4):
+    /// - `.att(code, handle)` → `.att(code)` with the Error Code as on air (Vol 3 Part F §3.4.1.1) → `CBATTError`;
+    /// - `.timeout` (30 s ATT transaction timeout, Vol 3 Part F §3.3.3) → `.timeout` → `CBError.connectionTimeout`
+    ///   (iOS reports a lost ATT bearer as a connection timeout);
+    /// - `.disconnected` → `.disconnected` → `CBError.peripheralDisconnected`;
+    /// - anything else (malformed response, invalidated by Service Changed, ...) → `.other(text)` → `CBError.unknown`.
+    init(_ error: GATTError) {
+        switch error {
+        case .att(let code, _): self = .att(code.rawValue)
+        case .timeout: self = .timeout
+        case .disconnected: self = .disconnected
+        default: self = .other(error.description)
+        }
+    }
+
+    /// The backend error for a failed host call made while the facade believes the peer connected:
+    /// the link being gone (ended, not connected, host stopped) → `.disconnected`; ATT timeout → `.timeout`;
+    /// else `.other(text)`.
+    init(_ error: HostError) {
+        switch error {
+        case .disconnected, .notConnected, .stopped, .transportClosed, .hardwareError: self = .disconnected
+        case .attTimeout: self = .timeout
+        default: self = .other(error.description)
+        }
+    }
+}
+
+extension HostError {
+    /// The HCI error code (Core v5.4 Vol 1 Part F §1.3) reported to the facade for a failed connection attempt:
+    /// the controller's status when it gave one; 0x08 Connection Timeout for a host timeout; 0x02 Unknown Connection
+    /// Identifier for a cancelled attempt (what LE Connection Complete carries after LE Create Connection Cancel);
+    /// 0x22 LMP/LL Response Timeout for a controller that never answered; 0x3E Connection Failed to be Established
+    /// otherwise (transport lost, host stopped, not powered on).
+    var connectionFailureReason: UInt8 {
+        switch self {
+        case .connectionFailed(_, let status): status.rawValue
+        case .commandFailed(_, let status): status.rawValue
+        case .connectTimeout: 0x08
+        case .connectCancelled: 0x02
+        case .commandTimeout: 0x22
+        default: 0x3E
+        }
+    }
+}
