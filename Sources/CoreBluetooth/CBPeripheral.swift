@@ -62,15 +62,18 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
     /// Whether ANCS is authorized; always false on Linux.
     public var ancsAuthorized: Bool { false }
 
-    /// The largest value one write can carry: ATT_MTU-3 without response (Core v5.4 Vol 3 Part F §3.4.5.3),
-    /// 512 with response (the maximum attribute value length, Vol 3 Part F §3.2.9; longer than ATT_MTU-3 uses
-    /// prepared writes), as iOS.
+    /// The largest value one write can carry: without response ATT_MTU-3 (Core v5.4 Vol 3 Part F §3.4.5.3), at
+    /// most 512, the maximum attribute value length (Vol 3 Part F §3.2.9: a server drops a longer Write Command);
+    /// 512 with response (longer than ATT_MTU-3 uses prepared writes), as iOS.
     public func maximumWriteValueLength(for type: CBCharacteristicWriteType) -> Int {
         switch type {
         case .withResponse: 512
-        case .withoutResponse: lock.run { max(0, mtu - 3) }
+        case .withoutResponse: lock.run { Self.writeWithoutResponseLimit(mtu: mtu) }
         }
     }
+
+    /// min(ATT_MTU-3, 512) bytes.
+    static func writeWithoutResponseLimit(mtu: Int) -> Int { max(0, min(mtu - 3, 512)) }
 
     /// Discovers primary services, all when `serviceUUIDs` is nil; answers `peripheral(_:didDiscoverServices:)`.
     public func discoverServices(_ serviceUUIDs: [CBUUID]?) {
@@ -123,8 +126,8 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
                 if !characteristic.properties.contains(.writeWithoutResponse) {
                     return "Characteristic \(characteristic) does not specify the \"Write Without Response\" property - ignoring response-less write"
                 }
-                if bytes.count > max(0, mtu - 3) {
-                    return "write without response of \(bytes.count) bytes exceeds maximumWriteValueLength \(max(0, mtu - 3)) - ignoring it"
+                if bytes.count > Self.writeWithoutResponseLimit(mtu: mtu) {
+                    return "write without response of \(bytes.count) bytes exceeds maximumWriteValueLength \(Self.writeWithoutResponseLimit(mtu: mtu)) - ignoring it"
                 }
                 operations.append(PendingOperation(id: nil, kind: .writeCharacteristic(characteristic, bytes, withResponse: false)))
                 return nil

@@ -7,13 +7,17 @@
 //   ATT sockets for connections).
 // - Events (`HostEvent`) are pushed, in order, on the queue given to `setEventHandler(queue:_:)`: stateChanged,
 //   discovered, scanStopped, connected, connectionFailed, disconnected(reason, error), mtuChanged, connectionUpdated,
-//   dataLengthChanged, phyUpdated, attReceived (notifications/indications, already confirmed), diagnostic.
+//   dataLengthChanged, phyUpdated, readyToSendWriteWithoutResponse, attReceived (notifications/indications, already
+//   confirmed), diagnostic.
 // - Calls take completions delivered on that same queue; `CentralHost+Async.swift` gives async forms.
-// - ATT: `sendATTRequest` sequences requests (one outstanding per connection, 30 s timeout, Core v5.4 Vol 3 Part F
-//   §3.3); `sendATT` sends commands or raw PDUs. A GATTClient is driven over these: send each PDU of
-//   `takeOutgoing()` (requests with `sendATTRequest`, commands with `sendATT`), feed responses to
-//   `receiveResponse(_:)` and `attReceived` PDUs to `receiveServerPDU(_:)`.
-// - Pure, separately tested logic: `ScanResultMerger` (scan responses, bounded wait, duplicate and service filters),
-//   `ConnectionAttemptQueue` (one LE Create Connection at a time, timeout, cancel), ATT sequencing (`ATTTransactions`).
+// - ATT and GATT: each connection has one `ATT.ATTBearer` (one request outstanding, FIFO, 30 s timeout, Core v5.4
+//   Vol 3 Part F §3.3; confirmations; the minimal server) and one `GATT.GATTClient` running over it on the host's
+//   queue (`LinkATT`). `withGATT(_:_:)` hands the client to a closure on that queue; procedures go out when it returns,
+//   completions and value handlers run on that queue; a link's end closes the client with `GATTError.disconnected`.
+//   `canSendWriteWithoutResponse(_:)` and `readyToSendWriteWithoutResponse` follow the ACL buffers.
+//   The raw calls `sendATTRequest`, `sendATT` and `exchangeMTU` use the same bearer (for tests and tools).
+// - Pure, separately tested logic: `ScanResultMerger` (scan responses, bounded wait, duplicate and service filters;
+//   service UUIDs via `Advertising.AdvertisingData`), `ConnectionAttemptQueue` (one LE Create Connection at a time,
+//   timeout, cancel).
 import BluetoothCore
 import CBlueZ

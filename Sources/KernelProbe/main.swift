@@ -4,6 +4,7 @@
 //   KernelProbe list                    controllers via HCIDeviceList (hci0 00:AA:01:00:00:00, hci1 00:AA:01:01:00:01)
 //   KernelProbe raw PEER                user channel refused on up hci0; raw-channel LE scan on hci0 until PEER advertises
 //   KernelProbe att PEER                L2CAPSocket: connect timeout, cancel, Exchange MTU, then PEER disconnects
+//   KernelProbe host PEER               KernelHost on hci0: scan until PEER, connect, GATT service discovery and read
 //   KernelProbe user                    user channel on hci0 (must be down): HCI Reset, Read BD_ADDR
 // Prints one PASS/FAIL line per check; exits 1 if any failed, 2 on a usage error.
 
@@ -38,10 +39,12 @@ case "att":
     ATTChecks.connectCancel(absent: absent, report: report)
     ATTChecks.exchangeMTU(peer: peer, type: .random, report: report)
     ATTChecks.remoteDisconnect(peer: peer, type: .random, report: report)
+case "host":
+    KernelHostChecks.scanConnectDiscover(controller: 0, peer: peerArgument(), report: report)
 case "user":
     ControllerChecks.userChannel(controller: 0, expected: hci0, report: report)
 default:
-    FileHandle.standardError.write(Data("usage: KernelProbe list | raw PEER | att PEER | user\n".utf8))
+    FileHandle.standardError.write(Data("usage: KernelProbe list | raw PEER | att PEER | host PEER | user\n".utf8))
     exit(2)
 }
 exit(report.exitStatus)

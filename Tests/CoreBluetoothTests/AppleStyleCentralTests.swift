@@ -12,8 +12,12 @@ final class GuideCentral: NSObject, CBCentralManagerDelegate, CBPeripheralDelega
     let dataToWrite = Data([0x01])
 
     func start(queue: DispatchQueue, backend: any CentralBackend, directory: URL) {
-        // iOS: CBCentralManager(delegate: self, queue: nil, options: nil); the backend init is the test seam.
-        myCentralManager = CBCentralManager(delegate: self, queue: queue, options: nil, backend: backend, stateDirectory: directory)
+        // iOS: CBCentralManager(delegate: self, queue: nil, options: nil) on the main queue, which is also the delegate
+        // queue, so no callback can run before the property is set; here made on `queue` for the same reason.
+        // The backend init is the test seam.
+        queue.sync {
+            myCentralManager = CBCentralManager(delegate: self, queue: queue, options: nil, backend: backend, stateDirectory: directory)
+        }
     }
 
     func centralManagerDidUpdateState(_ central: CBCentralManager) {
@@ -118,11 +122,15 @@ final class GuideCentral: NSObject, CBCentralManagerDelegate, CBPeripheralDelega
 }
 
 @Test func descriptionNamesSIGUUIDsThroughTheLookupHook() {
-    let previous = CBUUID.nameLookup
-    defer { CBUUID.nameLookup = previous }
-    #expect(CBUUID(string: "180D").description == "180D", "no names by default")
-    CBUUID.nameLookup = { $0 == CBUUID(string: "180D").bluetoothUUID ? "Heart Rate" : nil }
+    // By default the SIG assigned-numbers table names 16-bit UUIDs (Assigned Numbers §3.4 services, §3.8 characteristics).
     #expect(CBUUID(string: "180D").description == "Heart Rate")
     #expect(CBUUID(string: "0000180D-0000-1000-8000-00805F9B34FB").description == "Heart Rate")
+    #expect(CBUUID(string: "2A37").description == "Heart Rate Measurement")
+    #expect(CBUUID(string: CBUUIDClientCharacteristicConfigurationString).description == "Client Characteristic Configuration")
+    #expect(CBUUID(string: "0CB10001-7E57-4C0D-A9E5-0123456789AB").description == "0CB10001-7E57-4C0D-A9E5-0123456789AB")
+    let previous = CBUUID.nameLookup
+    defer { CBUUID.nameLookup = previous }
+    CBUUID.nameLookup = { $0 == CBUUID(string: "180D").bluetoothUUID ? "Pulse" : nil }
+    #expect(CBUUID(string: "180D").description == "Pulse")
     #expect(CBUUID(string: "2A37").description == "2A37")
 }

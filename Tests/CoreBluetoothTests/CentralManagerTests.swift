@@ -1,6 +1,7 @@
 // The central manager over a fake backend: state, queue, misuse, scanning and connections.
 import BluetoothCore
 @testable import CoreBluetooth
+import Host
 import Foundation
 import Testing
 
@@ -19,9 +20,15 @@ import Testing
     #expect(manager.queue.label == DispatchQueue.main.label && manager.queue.label == "com.apple.main-thread")
 }
 
-@Test func defaultInitialisersUseTheInstalledBackend() {
-    // No backend installed: the manager reports .unsupported (on the main queue, not run here).
-    let manager = CBCentralManager(delegate: nil, queue: DispatchQueue(label: "x"))
+@Test func defaultInitialisersUseTheInstalledBackend() throws {
+    // The default factory: the host runtime, KernelHost for "hciN", HostController for tcp:/user:/serial:.
+    let kernel = CBCentralManager(delegate: nil, queue: DispatchQueue(label: "x"), options: [CBCentralManagerOptionTransportKey: "hci1"])
+    let kernelHost = try #require((kernel.backend as? HostCentralBackend)?.host as? KernelHost)
+    #expect(kernelHost.controllerIndex == 1)
+    let tcp = CBCentralManager(delegate: nil, queue: DispatchQueue(label: "y"), options: [CBCentralManagerOptionTransportKey: "tcp:127.0.0.1:9"])
+    #expect((tcp.backend as? HostCentralBackend)?.host is HostController)
+    // A malformed transport: no controller, .unsupported.
+    let manager = CBCentralManager(delegate: nil, queue: DispatchQueue(label: "z"), options: [CBCentralManagerOptionTransportKey: "bogus"])
     manager.queue.sync {}
     manager.queue.sync {}
     #expect(manager.state == .unsupported)

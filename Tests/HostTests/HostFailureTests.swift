@@ -18,7 +18,7 @@ import Testing
         await #expect(throws: HostError.commandTimeout(.reset)) { try await host.start() }
         #expect(host.state == .poweredOff)
         try peer.unmute()
-        try await restart(host)
+        try await host.start()
         #expect(host.state == .poweredOn)
         // Read RSSI (0x1405) never answered on a live connection.
         host.connect(to: PeerDevices.alpha, options: ConnectOptions(timeout: .seconds(5)))
@@ -50,7 +50,7 @@ import Testing
         await #expect(throws: HostError.notConnected(link.handle)) { try await host.readRSSI(link.handle) }
 
         log.clear()
-        try await restart(host)
+        try await host.start()
         host.connect(to: PeerDevices.bravo, options: ConnectOptions(timeout: .seconds(5)))
         #expect(log.first(within: 6) { $0.connected }?.peer == PeerDevices.bravo)
     }
@@ -67,7 +67,7 @@ import Testing
         let ended = try #require(log.first(within: 5) { $0.disconnection })
         #expect(ended.2 == .hardwareError(0x42))
         #expect(ended.1 == .hardwareFailure)
-        try await restart(host)
+        try await host.start()
         #expect(host.state == .poweredOn)
     }
 

@@ -84,21 +84,3 @@ extension HostEvent {
         if case .disconnected(let info, let reason, let error) = self { return (info, reason, error) } else { return nil }
     }
 }
-
-/// Starts `host` again after it closed its transport: the peer's H4 server serves one client at a time and may
-/// still be tearing the previous one down, closing the new connection (seen as ``HostError/transportClosed``).
-/// Retries that case a few times with a short pause (bounded); any other error is thrown at once.
-@discardableResult
-func restart(_ host: HostController) async throws -> ControllerInfo {
-    for _ in 0..<5 {
-        let result: Result<ControllerInfo, HostError> = await withCheckedContinuation { continuation in
-            host.start { continuation.resume(returning: $0) }
-        }
-        if case .failure(.transportClosed) = result {
-            try await Task.sleep(for: .milliseconds(200))
-            continue
-        }
-        return try result.get()
-    }
-    return try await host.start()
-}

@@ -100,5 +100,5 @@ private func scanRsp(_ peer: PeerAddress = peerA, rssi: Int8 = -41) -> Advertisi
         + [0x05, 0x05, 0x78, 0x56, 0x34, 0x12]                        // complete 32-bit 0x12345678
         + [0x11, 0x07] + uuid128.littleEndianBytes(width: 16)!        // complete 128-bit
         + [0x09, 0x03, 0x0F]                                          // claims 8 bytes, 1 left
-    #expect(ADServiceUUIDs.extract(data) == [BluetoothUUID(0x180D), BluetoothUUID(uuid32: 0x12345678), uuid128])
+    #expect(ScanResultMerger.advertisedServiceUUIDs(data) == [BluetoothUUID(0x180D), BluetoothUUID(uuid32: 0x12345678), uuid128])
 }

@@ -279,8 +279,14 @@ class AlphaApp(PeripheralApp):
         self.dynamic_service = None
         return start, end
 
-    async def indicate_service_changed(self, start: int, end: int) -> None:
-        await self.device.indicate_subscribers(self.service_changed, struct.pack('<HH', start, end))
+    async def indicate_service_changed(self, start: int, end: int, connection=None) -> None:
+        """Indicates Service Changed (start, end) to `connection`, or to every subscriber when None. Bumble keeps the
+        subscriptions of links that ended (keyed by bearer), so a broadcast can reach the same host twice."""
+        value = struct.pack('<HH', start, end)
+        if connection is not None:
+            await self.device.indicate_subscriber(connection, self.service_changed, value)
+        else:
+            await self.device.indicate_subscribers(self.service_changed, value)
 
     def restore(self) -> None:
         self.writable.value = WRITABLE_INITIAL
@@ -300,7 +306,7 @@ class AlphaApp(PeripheralApp):
             self.disconnect_soon(connection)
         elif op == 0x02:
             start, end = self.toggle_dynamic_service()
-            loop.create_task(self.indicate_service_changed(start, end))
+            loop.create_task(self.indicate_service_changed(start, end, connection))
         elif op == 0x04:
             self.set_name(value[1:].decode('utf-8', 'replace'))
         elif op == 0x05:

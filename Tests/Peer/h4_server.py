@@ -24,10 +24,13 @@ class _ClientSink:
 class H4Server:
     """Serves `controller` on 127.0.0.1:`port` (0 picks a free port).
 
-    A second client while one is connected is closed at once (the first keeps the controller).
-    When the client leaves (EOF, reset, or a malformed H4 stream), the controller drops its links,
+    A client that connects while another is still connected (or being torn down) waits in a queue until the
+    previous one has left and the controller has been reset, then is served; one still waiting after
+    `WAIT_SECONDS` is closed (the first keeps the controller). When the client leaves (EOF, reset, or a malformed H4 stream), the controller drops its links,
     stops scanning and advertising and forgets a pending connection, as if the host had sent HCI_Reset.
     """
+
+    WAIT_SECONDS = 5.0
 
     def __init__(self, controller, port: int = 0):
         self.controller = controller
@@ -35,17 +38,24 @@ class H4Server:
         self.port = 0
         self.server: asyncio.AbstractServer | None = None
         self.writer: asyncio.StreamWriter | None = None
+        self.idle = asyncio.Condition()
 
     async def start(self) -> None:
         self.server = await asyncio.start_server(self._on_client, '127.0.0.1', self.requested_port)
         self.port = self.server.sockets[0].getsockname()[1]
 
     async def _on_client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        if self.writer is not None:
-            logger.warning('[%s] second client refused', self.controller.name)
-            writer.close()
-            return
-        self.writer = writer
+        async with self.idle:
+            try:
+                await asyncio.wait_for(self.idle.wait_for(lambda: self.writer is None), self.WAIT_SECONDS)
+            except asyncio.TimeoutError:
+                logger.warning('[%s] second client refused', self.controller.name)
+                writer.close()
+                return
+            self.writer = writer
+        await self._serve(reader, writer)
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         sink = _ClientSink(writer)
         self.controller.host = sink
         parser = PacketParser(self.controller)
@@ -66,8 +76,10 @@ class H4Server:
             if self.controller.host is sink:
                 self.controller.host = None
             self.controller.reset_for_new_host()
-            self.writer = None
             writer.close()
+            async with self.idle:
+                self.writer = None
+                self.idle.notify_all()
 
     def drop_client(self) -> bool:
         """Close the current client's connection (the host sees end of file). False when none is connected."""

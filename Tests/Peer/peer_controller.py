@@ -331,6 +331,19 @@ class PeerController(Controller):
         self.send_raw(ev.command_complete(command.op_code, struct.pack('<BHb', status, handle, 0)))
         return None
 
+    def on_hci_read_rssi_command(self, command):
+        """Read RSSI (Core v5.4 Vol 4 Part E §7.5.4): Status, Handle, RSSI (int8 dBm) — the RSSI the remote
+        controller of the link advertises with (alpha −45, bravo −60)."""
+        handle = struct.unpack_from('<H', command.parameters, 0)[0]
+        connection = self.find_le_connection_by_handle(handle)
+        if connection is None:
+            self.send_raw(ev.command_complete(command.op_code, struct.pack('<BHb', ev.UNKNOWN_CONNECTION_IDENTIFIER, handle, 0)))
+            return None
+        remote = self.link._find_connection_owner(connection.peer_address, connection.self_address)
+        rssi = max(-127, min(20, getattr(remote, 'rssi', self.rssi)))
+        self.send_raw(ev.command_complete(command.op_code, struct.pack('<BHb', ev.SUCCESS, handle, rssi)))
+        return None
+
     def on_hci_le_read_channel_map_command(self, command):
         handle = struct.unpack_from('<H', command.parameters, 0)[0]
         status = ev.SUCCESS if self.find_le_connection_by_handle(handle) else ev.UNKNOWN_CONNECTION_IDENTIFIER

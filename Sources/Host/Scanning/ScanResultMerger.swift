@@ -1,5 +1,6 @@
 // Pure scan-result logic: holds a scannable advertisement until its scan response (or a bounded wait), then filters duplicates and services.
 
+import Advertising
 import BluetoothCore
 
 /// Turns received advertising PDUs into ``DiscoveredDevice`` reports (sans-I/O; time is injected).
@@ -29,13 +30,19 @@ public struct ScanResultMerger: Sendable {
         /// Makes a configuration.
         public init(isActive: Bool, responseWait: Duration = .milliseconds(500), filterDuplicates: Bool,
                     serviceFilter: Set<BluetoothUUID>? = nil,
-                    serviceUUIDs: @escaping @Sendable ([UInt8]) -> Set<BluetoothUUID> = ADServiceUUIDs.extract) {
+                    serviceUUIDs: @escaping @Sendable ([UInt8]) -> Set<BluetoothUUID> = ScanResultMerger.advertisedServiceUUIDs) {
             self.isActive = isActive
             self.responseWait = responseWait
             self.filterDuplicates = filterDuplicates
             self.serviceFilter = serviceFilter
             self.serviceUUIDs = serviceUUIDs
         }
+    }
+
+    /// The service UUIDs of every width listed in AD structures (Core v5.4 Vol 3 Part C §11; Supplement Part A §1.1),
+    /// parsed leniently by ``Advertising/AdvertisingData``: a malformed structure contributes nothing, the rest counts.
+    @Sendable public static func advertisedServiceUUIDs(_ data: [UInt8]) -> Set<BluetoothUUID> {
+        Set(AdvertisingData(bytes: data).serviceUUIDs)
     }
 
     private struct Pending: Sendable {

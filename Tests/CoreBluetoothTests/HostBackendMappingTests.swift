@@ -1,0 +1,57 @@
+// HostCentralBackend's pure mappings: scan options, discoveries to advertisement reports, GATT and host errors.
+import ATT
+import BluetoothCore
+@testable import CoreBluetooth
+import Foundation
+import GATT
+import HCI
+import Host
+import Testing
+
+@Test func scanOptionsAreActiveAndLeaveSolicitationToTheFacade() {
+    let plain = HostCentralBackend.scanOptions(ScanParameters(services: [BluetoothUUID(0x180D)], allowDuplicates: false, solicitedServices: []))
+    #expect(plain.isActive && !plain.controllerFiltersDuplicates && plain.hostFiltersDuplicates)
+    #expect(plain.services == [BluetoothUUID(0x180D)])
+    let solicited = HostCentralBackend.scanOptions(ScanParameters(services: [BluetoothUUID(0x180D)], allowDuplicates: true,
+                                                                  solicitedServices: [BluetoothUUID(0x1812)]))
+    #expect(solicited.services.isEmpty, "a solicitation-only match must reach the facade")
+    #expect(!solicited.hostFiltersDuplicates)
+}
+
+@Test func discoveryBecomesTheMergedReport() {
+    // Bravo's advertising data and scan response (Tests/Peer/README.md, Core Supplement v11 Part A §1).
+    let advertising: [UInt8] = [0x02, 0x01, 0x06,
+                                0x11, 0x06, 0xAB, 0x89, 0x67, 0x45, 0x23, 0x01, 0xE5, 0xA9, 0x0D, 0x4C, 0x57, 0x7E, 0x01, 0x00, 0xB2, 0x0C,
+                                0x02, 0x0A, 0x00, 0x06, 0x08] + Array("Bravo".utf8)
+    let response: [UInt8] = [0x0A, 0x09] + Array("OCB Bravo".utf8)
+        + [0x05, 0x02, 0x0A, 0x18, 0x0F, 0x18]
+        + [0x07, 0xFF, 0xFF, 0xFF, 0x0C, 0xB2, 0x02, 0xB0]
+        + [0x05, 0x16, 0x0A, 0x18, 0x01, 0x02]
+    let peer = PeerAddress(address: BluetoothAddress("C1:B0:00:00:00:02")!, type: .random)
+    let device = DiscoveredDevice(peer: peer, rssi: nil, isConnectable: true, advertisingData: advertising, scanResponseData: response)
+    let report = HostCentralBackend.report(device)
+    #expect(report.rssi == nil, "127 (unavailable) arrives as nil")
+    #expect(report.localName == "OCB Bravo", "complete name of the scan response beats the shortened one")
+    #expect(report.serviceUUIDs == [BluetoothUUID("0CB20001-7E57-4C0D-A9E5-0123456789AB")!, BluetoothUUID(0x180A), BluetoothUUID(0x180F)])
+    #expect(report.serviceData == [BluetoothUUID(0x180A): [0x01, 0x02]])
+    #expect(report.txPowerLevel == 0)
+    #expect(report.isConnectable)
+    let advertisementData = CBCentralManager.advertisementData(report)
+    #expect((advertisementData[CBAdvertisementDataManufacturerDataKey] as? Data).map { [UInt8]($0) } == [0xFF, 0xFF, 0x0C, 0xB2, 0x02, 0xB0],
+            "company identifier 0xFFFF little-endian first, as iOS gives it")
+}
+
+@Test func gattAndHostErrorsMapAsIOSReportsThem() {
+    #expect(BackendError(GATTError.att(.insufficientAuthentication, handle: 0x49)) == .att(0x05))
+    #expect(BackendError(GATTError.att(.init(rawValue: 0x80), handle: 0x4B)) == .att(0x80))
+    #expect(BackendError(GATTError.disconnected) == .disconnected)
+    #expect(BackendError(GATTError.timeout) == .timeout)
+    #expect((BackendError.timeout.coreBluetoothError as NSError).code == CBError.Code.connectionTimeout.rawValue)
+    #expect(BackendError(HostError.attTimeout(0x40)) == .timeout)
+    #expect(BackendError(HostError.disconnected(0x40, .remoteUserTerminatedConnection)) == .disconnected)
+    let peer = PeerAddress(address: BluetoothAddress("C1:A0:00:00:00:01")!, type: .random)
+    #expect(HostError.connectionFailed(peer, HCIErrorCode(rawValue: 0x3E)).connectionFailureReason == 0x3E)
+    #expect(HostError.commandTimeout(HCIOpcode(rawValue: 0x200D)).connectionFailureReason == 0x22)
+    #expect(HostError.connectCancelled(peer).connectionFailureReason == 0x02)
+    #expect(HostError.connectTimeout(peer).connectionFailureReason == 0x08)
+}
