@@ -60,23 +60,18 @@ extension LiveCommandTests {
         #expect(run.stderrLines.last == "unsubscribing and disconnecting…")
     }
 
-    @Test("rssi: the advertising RSSI (-45 dBm) when the controller does not answer Read RSSI, text and JSON")
+    @Test("rssi: the link's RSSI from HCI Read RSSI (the peer answers alpha's -45 dBm) beside the advertising RSSI, text and JSON")
     func rssi() throws {
         let run = try LivePeer.run(["rssi", LivePeer.alpha, "--json"])
         #expect(run.status == 0, "\(run.stderr)")
         let object = try #require(run.jsonObjects.first)
         #expect(object["type"] as? String == "rssi")
+        #expect(object["source"] as? String == "connection")
+        #expect(object["rssi"] as? Int == -45)
+        #expect(object["connectionRSSI"] as? Int == -45)
         #expect(object["advertisingRSSI"] as? Int == -45)
-        if object["source"] as? String == "advertising" {
-            // The virtual controller answers Read RSSI (0x1405) with 0x01 Unknown HCI Command.
-            #expect(object["rssi"] as? Int == -45)
-            #expect(run.stderrLines.contains { $0.hasPrefix("cbtool: note: reading the RSSI of C1:A0:00:00:00:01 failed: ") })
-            let text = try LivePeer.run(["rssi", LivePeer.alpha])
-            #expect(text.stdoutLines == ["C1:A0:00:00:00:01 -45 dBm (advertising)"])
-        } else {
-            #expect(object["source"] as? String == "connection")
-            #expect((-127...20).contains(object["connectionRSSI"] as? Int ?? 999))
-        }
+        let text = try LivePeer.run(["rssi", LivePeer.alpha])
+        #expect(text.stdoutLines == ["C1:A0:00:00:00:01 -45 dBm (connection; advertising -45 dBm)"])
     }
 
     @Test("--btsnoop: the recorded session reads back in tshark with our CaptureFile's packet count and directions")
