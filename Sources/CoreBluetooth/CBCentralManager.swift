@@ -75,7 +75,9 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
             }
             transport = parsed
         }
-        return (CentralBackendFactory.make(CentralBackendConfiguration(transport: transport, restoreIdentifier: restoreIdentifier)), directory)
+        let btsnoopPath = (options?[CBCentralManagerOptionBtsnoopPathKey] as? String).flatMap { $0.isEmpty ? nil : $0 }
+        return (CentralBackendFactory.make(CentralBackendConfiguration(transport: transport, restoreIdentifier: restoreIdentifier,
+                                                                       btsnoopPath: btsnoopPath)), directory)
     }
 
     /// Makes a manager over a given backend, keeping restoration state under `stateDirectory` (tests, tools).
@@ -120,7 +122,8 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
         let parameters = ScanParameters(
             services: serviceUUIDs?.map(\.bluetoothUUID),
             allowDuplicates: Self.bool(options?[CBCentralManagerScanOptionAllowDuplicatesKey]),
-            solicitedServices: (options?[CBCentralManagerScanOptionSolicitedServiceUUIDsKey] as? [CBUUID])?.map(\.bluetoothUUID) ?? [])
+            solicitedServices: (options?[CBCentralManagerScanOptionSolicitedServiceUUIDsKey] as? [CBUUID])?.map(\.bluetoothUUID) ?? [],
+            passive: Self.bool(options?[CBCentralManagerScanOptionPassiveKey]))
         let accepted: Bool = lock.run {
             guard storedState == .poweredOn else { return false }
             storedIsScanning = true

@@ -32,12 +32,16 @@ public struct ScanParameters: Hashable, Sendable {
     public var allowDuplicates: Bool
     /// Services to look for in Service Solicitation AD structures.
     public var solicitedServices: [BluetoothUUID]
+    /// Linux only (`CBCentralManagerScanOptionPassiveKey`): scan passively, without scan requests
+    /// (LE_Scan_Type 0x00, Vol 4 Part E §7.8.10), so no scan responses are merged. False: active, as on iOS.
+    public var passive: Bool
 
     /// Makes scan parameters.
-    public init(services: [BluetoothUUID]?, allowDuplicates: Bool, solicitedServices: [BluetoothUUID]) {
+    public init(services: [BluetoothUUID]?, allowDuplicates: Bool, solicitedServices: [BluetoothUUID], passive: Bool = false) {
         self.services = services
         self.allowDuplicates = allowDuplicates
         self.solicitedServices = solicitedServices
+        self.passive = passive
     }
 }
 
@@ -47,11 +51,15 @@ public struct CentralBackendConfiguration: Sendable, Hashable {
     public var transport: CentralTransport
     /// The restore identifier, if the app opted in to state restoration.
     public var restoreIdentifier: String?
+    /// Linux only (`CBCentralManagerOptionBtsnoopPathKey`): a btsnoop file (datalink 1002, H4) recording every HCI
+    /// packet of the session (the Host's `HostConfiguration.btsnoopPath`); nil records nothing.
+    public var btsnoopPath: String?
 
     /// Makes a configuration.
-    public init(transport: CentralTransport, restoreIdentifier: String?) {
+    public init(transport: CentralTransport, restoreIdentifier: String?, btsnoopPath: String? = nil) {
         self.transport = transport
         self.restoreIdentifier = restoreIdentifier
+        self.btsnoopPath = btsnoopPath
     }
 }
 

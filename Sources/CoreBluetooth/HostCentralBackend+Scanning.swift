@@ -23,14 +23,15 @@ extension HostCentralBackend {
         }
     }
 
-    /// Active scanning (scan responses are merged into what the app sees, Core v5.4 Vol 4 Part E §7.8.10), 60 ms
+    /// Active scanning (scan responses are merged into what the app sees, Core v5.4 Vol 4 Part E §7.8.10) unless
+    /// ``ScanParameters/passive`` (Linux-only `CBCentralManagerScanOptionPassiveKey`), 60 ms
     /// interval and 30 ms window (0.625 ms units), no controller duplicate filter. The host reports a device again
     /// only when its data changed unless the app allows duplicates (the facade still compares and filters).
     /// The service filter goes to the host only when no solicited services are asked for (the host matches
     /// advertised service UUIDs only; the facade applies both filters itself).
     static func scanOptions(_ parameters: ScanParameters) -> ScanOptions {
         let services: Set<BluetoothUUID> = parameters.solicitedServices.isEmpty ? Set(parameters.services ?? []) : []
-        return ScanOptions(isActive: true, controllerFiltersDuplicates: false,
+        return ScanOptions(isActive: !parameters.passive, controllerFiltersDuplicates: false,
                            hostFiltersDuplicates: !parameters.allowDuplicates, services: services)
     }
 

@@ -57,13 +57,15 @@ public final class HostCentralBackend: CentralBackend, @unchecked Sendable {
     }
 
     /// A backend for `configuration`: ``Host/KernelHost`` for `hciN`, ``Host/HostController`` otherwise.
+    /// `configuration.btsnoopPath` records the session (full-host transports only; ``Host/KernelHost`` records nothing).
     public convenience init(configuration: CentralBackendConfiguration) {
-        self.init(host: Self.makeHost(configuration.transport))
+        self.init(host: Self.makeHost(configuration.transport, btsnoopPath: configuration.btsnoopPath))
     }
 
     /// The host for a transport: the kernel socket keeps BlueZ in charge; the user channel, TCP and serial
     /// transports give this process the whole controller (Reset and bring-up, Core v5.4 Vol 4 Part E §7.3.2).
-    public static func makeHost(_ transport: CentralTransport) -> any CentralHost {
+    /// `btsnoopPath` becomes ``Host/HostConfiguration/btsnoopPath``.
+    public static func makeHost(_ transport: CentralTransport, btsnoopPath: String? = nil) -> any CentralHost {
         let spec: TransportSpec
         switch transport {
         case .kernel(let index): return KernelHost(controllerIndex: index)
@@ -71,7 +73,7 @@ public final class HostCentralBackend: CentralBackend, @unchecked Sendable {
         case .tcp(let host, let port): spec = .tcp(host: host, port: port)
         case .serial(let path, let baudRate): spec = .serial(path: path, baudRate: baudRate)
         }
-        return HostController(configuration: HostConfiguration(makeTransport: { spec.makeTransport() }))
+        return HostController(configuration: HostConfiguration(makeTransport: { spec.makeTransport() }, btsnoopPath: btsnoopPath))
     }
 
     /// Sets the event handler and opens the host. Reports ``BackendEvent/stateChanged(_:controller:)`` from the

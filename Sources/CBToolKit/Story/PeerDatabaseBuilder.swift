@@ -60,8 +60,9 @@ struct PeerDatabaseBuilder {
         var tree: [GATTTreeService] = []
         var placed = Set<UInt16>()
         for var service in sortedServices {
-            service.includes = includes.values.filter { (service.startHandle...max(service.startHandle, service.endHandle)).contains($0.handle) }
-                .sorted { $0.handle < $1.handle }
+            service.includes = includes.values.filter { include in
+                include.handle.map { (service.startHandle...max(service.startHandle, service.endHandle)).contains($0) } ?? false
+            }.sorted { ($0.handle ?? 0) < ($1.handle ?? 0) }
             service.characteristics = sortedCharacteristics.filter {
                 $0.declarationHandle > service.startHandle && $0.declarationHandle <= service.endHandle
             }
