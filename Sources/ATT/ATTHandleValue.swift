@@ -6,6 +6,7 @@ import BluetoothCore
 ///
 /// Layout: Opcode 0x1B, Attribute Handle (2), Attribute Value (the rest).
 public struct ATTHandleValueNotification: ATTPDUCoding {
+    /// 0x1B, ATT_HANDLE_VALUE_NTF.
     public static let opcode = ATTOpcode.handleValueNotification
     /// The handle of the notified value.
     public var attributeHandle: UInt16
@@ -18,12 +19,15 @@ public struct ATTHandleValueNotification: ATTPDUCoding {
         self.attributeValue = attributeValue
     }
 
+    /// Decodes the PDU; every byte after the handle is the value. Throws ``ATTDecodingError``: `.empty`,
+    /// `.unexpectedOpcode` (byte 0 not 0x1B) or `.truncated` (fewer than 3 bytes).
     public init(bytes: [UInt8]) throws(ATTDecodingError) {
         var reader = try ATTPDUReader(bytes, opcode: Self.opcode)
         attributeHandle = try reader.uint16("Attribute Handle")
         attributeValue = reader.rest()
     }
 
+    /// 3 + value-length bytes: 0x1B, Attribute Handle (little-endian), Attribute Value.
     public var bytes: [UInt8] {
         var writer = ByteWriter(capacity: 3 + attributeValue.count)
         writer.write(Self.opcode.rawValue)
@@ -37,6 +41,7 @@ public struct ATTHandleValueNotification: ATTPDUCoding {
 ///
 /// Layout: Opcode 0x1D, Attribute Handle (2), Attribute Value (the rest).
 public struct ATTHandleValueIndication: ATTPDUCoding {
+    /// 0x1D, ATT_HANDLE_VALUE_IND.
     public static let opcode = ATTOpcode.handleValueIndication
     /// The handle of the indicated value.
     public var attributeHandle: UInt16
@@ -49,12 +54,15 @@ public struct ATTHandleValueIndication: ATTPDUCoding {
         self.attributeValue = attributeValue
     }
 
+    /// Decodes the PDU; every byte after the handle is the value. Throws ``ATTDecodingError``: `.empty`,
+    /// `.unexpectedOpcode` (byte 0 not 0x1D) or `.truncated` (fewer than 3 bytes).
     public init(bytes: [UInt8]) throws(ATTDecodingError) {
         var reader = try ATTPDUReader(bytes, opcode: Self.opcode)
         attributeHandle = try reader.uint16("Attribute Handle")
         attributeValue = reader.rest()
     }
 
+    /// 3 + value-length bytes: 0x1D, Attribute Handle (little-endian), Attribute Value.
     public var bytes: [UInt8] {
         var writer = ByteWriter(capacity: 3 + attributeValue.count)
         writer.write(Self.opcode.rawValue)
@@ -68,16 +76,20 @@ public struct ATTHandleValueIndication: ATTPDUCoding {
 ///
 /// Layout: Opcode 0x1E (1 byte).
 public struct ATTHandleValueConfirmation: ATTPDUCoding {
+    /// 0x1E, ATT_HANDLE_VALUE_CFM.
     public static let opcode = ATTOpcode.handleValueConfirmation
 
     /// Makes the PDU.
     public init() {}
 
+    /// Decodes the 1-byte PDU. Throws ``ATTDecodingError``: `.empty`, `.unexpectedOpcode` (byte 0 not 0x1E) or
+    /// `.trailingBytes`.
     public init(bytes: [UInt8]) throws(ATTDecodingError) {
         let reader = try ATTPDUReader(bytes, opcode: Self.opcode)
         try reader.end()
     }
 
+    /// The 1 byte: 0x1E.
     public var bytes: [UInt8] {
         [Self.opcode.rawValue]
     }

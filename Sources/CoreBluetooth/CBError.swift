@@ -69,23 +69,41 @@ public struct CBError: CustomNSError, Hashable, Sendable {
     /// The localized description, Apple's English text.
     public var localizedDescription: String { Self.message(code) }
 
+    /// ``Code/unknown`` (0), as Apple's imported `CBError.unknown`.
     public static var unknown: Code { .unknown }
+    /// ``Code/invalidParameters`` (1).
     public static var invalidParameters: Code { .invalidParameters }
+    /// ``Code/invalidHandle`` (2): the attribute was invalidated (e.g. by Service Changed).
     public static var invalidHandle: Code { .invalidHandle }
+    /// ``Code/notConnected`` (3).
     public static var notConnected: Code { .notConnected }
+    /// ``Code/outOfSpace`` (4).
     public static var outOfSpace: Code { .outOfSpace }
+    /// ``Code/operationCancelled`` (5).
     public static var operationCancelled: Code { .operationCancelled }
+    /// ``Code/connectionTimeout`` (6): supervision timeout (HCI 0x08) or ATT transaction timeout (30 s).
     public static var connectionTimeout: Code { .connectionTimeout }
+    /// ``Code/peripheralDisconnected`` (7).
     public static var peripheralDisconnected: Code { .peripheralDisconnected }
+    /// ``Code/uuidNotAllowed`` (8).
     public static var uuidNotAllowed: Code { .uuidNotAllowed }
+    /// ``Code/alreadyAdvertising`` (9, peripheral role; never raised by this central-only stack).
     public static var alreadyAdvertising: Code { .alreadyAdvertising }
+    /// ``Code/connectionFailed`` (10).
     public static var connectionFailed: Code { .connectionFailed }
+    /// ``Code/connectionLimitReached`` (11).
     public static var connectionLimitReached: Code { .connectionLimitReached }
+    /// ``Code/unkownDevice`` (12, Apple's spelling).
     public static var unkownDevice: Code { .unkownDevice }
+    /// ``Code/unkownDevice`` (12) under its corrected name.
     public static var unknownDevice: Code { .unkownDevice }
+    /// ``Code/operationNotSupported`` (13).
     public static var operationNotSupported: Code { .operationNotSupported }
+    /// ``Code/peerRemovedPairingInformation`` (14).
     public static var peerRemovedPairingInformation: Code { .peerRemovedPairingInformation }
+    /// ``Code/encryptionTimedOut`` (15).
     public static var encryptionTimedOut: Code { .encryptionTimedOut }
+    /// ``Code/tooManyLEPairedDevices`` (16).
     public static var tooManyLEPairedDevices: Code { .tooManyLEPairedDevices }
 
 

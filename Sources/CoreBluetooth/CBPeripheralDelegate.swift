@@ -33,17 +33,30 @@ public protocol CBPeripheralDelegate: NSObjectProtocol {
 }
 
 extension CBPeripheralDelegate {
+    /// Default: does nothing (`peripheral.name` is updated anyway).
     public func peripheralDidUpdateName(_ peripheral: CBPeripheral) {}
+    /// Default: does nothing; the invalidated services are already gone from `peripheral.services`.
     public func peripheral(_ peripheral: CBPeripheral, didModifyServices invalidatedServices: [CBService]) {}
+    /// Default: drops the RSSI.
     public func peripheral(_ peripheral: CBPeripheral, didReadRSSI RSSI: NSNumber, error: (any Error)?) {}
+    /// Default: does nothing (`peripheral.services` is updated anyway).
     public func peripheral(_ peripheral: CBPeripheral, didDiscoverServices error: (any Error)?) {}
+    /// Default: does nothing (`service.includedServices` is updated anyway).
     public func peripheral(_ peripheral: CBPeripheral, didDiscoverIncludedServicesFor service: CBService, error: (any Error)?) {}
+    /// Default: does nothing (`service.characteristics` is updated anyway).
     public func peripheral(_ peripheral: CBPeripheral, didDiscoverCharacteristicsFor service: CBService, error: (any Error)?) {}
+    /// Default: does nothing (`characteristic.value` is updated anyway).
     public func peripheral(_ peripheral: CBPeripheral, didUpdateValueFor characteristic: CBCharacteristic, error: (any Error)?) {}
+    /// Default: does nothing.
     public func peripheral(_ peripheral: CBPeripheral, didWriteValueFor characteristic: CBCharacteristic, error: (any Error)?) {}
+    /// Default: does nothing (`characteristic.isNotifying` is updated anyway).
     public func peripheral(_ peripheral: CBPeripheral, didUpdateNotificationStateFor characteristic: CBCharacteristic, error: (any Error)?) {}
+    /// Default: does nothing (`characteristic.descriptors` is updated anyway).
     public func peripheral(_ peripheral: CBPeripheral, didDiscoverDescriptorsFor characteristic: CBCharacteristic, error: (any Error)?) {}
+    /// Default: does nothing (`descriptor.value` is updated anyway).
     public func peripheral(_ peripheral: CBPeripheral, didUpdateValueFor descriptor: CBDescriptor, error: (any Error)?) {}
+    /// Default: does nothing.
     public func peripheral(_ peripheral: CBPeripheral, didWriteValueFor descriptor: CBDescriptor, error: (any Error)?) {}
+    /// Default: does nothing.
     public func peripheralIsReady(toSendWriteWithoutResponse peripheral: CBPeripheral) {}
 }

@@ -72,13 +72,17 @@ open class CBUUID: NSObject, NSCopying, @unchecked Sendable {
 
     open override var debugDescription: String { description }
 
+    /// True for another `CBUUID` with the same 128-bit value, whatever the form it was made from
+    /// (`CBUUID(string: "180D")` equals `CBUUID(string: "0000180D-0000-1000-8000-00805F9B34FB")`).
     open override func isEqual(_ object: Any?) -> Bool {
         guard let other = object as? CBUUID else { return false }
         return other.bluetoothUUID == bluetoothUUID
     }
 
+    /// Hash of the 128-bit value, consistent with ``isEqual(_:)``.
     open override var hash: Int { bluetoothUUID.hashValue }
 
+    /// Returns `self`: a `CBUUID` is immutable (NSCopying).
     open func copy(with zone: NSZone? = nil) -> Any { self }
 
     // MARK: Name lookup hook

@@ -4,6 +4,8 @@ import BluetoothCore
 import Host
 
 extension HostCentralBackend {
+    /// Starts (or restarts) an active scan with ``scanOptions(_:)``'s settings; a failure to start is only logged
+    /// (``Diagnostics``), the facade sees no discoveries.
     public func startScan(_ parameters: ScanParameters) {
         queue.async { [self] in
             host.startScan(Self.scanOptions(parameters)) { error in
@@ -12,6 +14,7 @@ extension HostCentralBackend {
         }
     }
 
+    /// Stops scanning; held advertisements are still delivered first. A failure is only logged.
     public func stopScan() {
         queue.async { [self] in
             host.stopScan { error in

@@ -76,6 +76,8 @@ public final class HostCentralBackend: CentralBackend, @unchecked Sendable {
         return HostController(configuration: HostConfiguration(makeTransport: { spec.makeTransport() }, btsnoopPath: btsnoopPath))
     }
 
+    /// Sets the event handler and opens the host. Reports ``BackendEvent/stateChanged(_:controller:)`` from the
+    /// first outcome of bring-up, then reopens a lost controller after 0.5 s, doubling up to 30 s (see the type's note).
     public func start(eventHandler: @escaping @Sendable (BackendEvent) -> Void) {
         queue.async { [self] in
             handler = eventHandler
@@ -84,6 +86,8 @@ public final class HostCentralBackend: CentralBackend, @unchecked Sendable {
         }
     }
 
+    /// Stops the host (connections end, the transport closes) and drops the handler: no event follows. Final: the
+    /// backend does not start again.
     public func stop() {
         queue.async { [self] in
             guard !stopped else { return }
