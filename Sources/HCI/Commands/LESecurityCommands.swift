@@ -1,13 +1,13 @@
-// Link-layer encryption commands: LE Start Encryption and the Long Term Key Request replies.
+// Link-layer encryption commands: LE Enable Encryption (formerly LE Start Encryption) and the Long Term Key Request replies.
 
 import BluetoothCore
 
-/// HCI LE Enable Encryption, "LE Start Encryption" (Core v5.4 Vol 4 Part E §7.8.24): Connection_Handle (2),
+/// HCI LE Enable Encryption (called LE Start Encryption before Core v5.3) (Core v5.4 Vol 4 Part E §7.8.24): Connection_Handle (2),
 /// Random_Number (8), Encrypted_Diversifier (2), Long_Term_Key (16, least significant byte first);
 /// answered by Command Status, completed by Encryption Change or Encryption Key Refresh Complete.
-public struct HCILEStartEncryption: HCICommand {
+public struct HCILEEnableEncryption: HCICommand {
     /// 0x2019 (OGF 0x08 LE Controller, OCF 0x0019).
-    public static let opcode = HCIOpcode.leStartEncryption
+    public static let opcode = HCIOpcode.leEnableEncryption
     /// Connection_Handle.
     public var handle: UInt16
     /// Random_Number (Rand), 0 for LE Secure Connections keys.
