@@ -40,20 +40,10 @@ public struct ATTExecuteWriteRequest: ATTRequestPDU {
 /// ATT_EXECUTE_WRITE_RSP (Core v5.4 Vol 3 Part F §3.4.6.4).
 ///
 /// Layout: Opcode 0x19 (1 byte).
-public struct ATTExecuteWriteResponse: ATTPDUCoding {
+public struct ATTExecuteWriteResponse: ATTOpcodeOnlyLayout {
     /// 0x19, ATT_EXECUTE_WRITE_RSP.
     public static let opcode = ATTOpcode.executeWriteResponse
 
     /// Makes the PDU.
     public init() {}
-
-    /// Decodes the 1-byte PDU. Throws ``ATTDecodingError``: `.empty`, `.unexpectedOpcode` (byte 0 not 0x19) or
-    /// `.trailingBytes`.
-    public init(bytes: [UInt8]) throws(ATTDecodingError) {
-        let reader = try ATTPDUReader(bytes, opcode: Self.opcode)
-        try reader.end()
-    }
-
-    /// The 1 byte: 0x19.
-    public var bytes: [UInt8] { [Self.opcode.rawValue] }
 }

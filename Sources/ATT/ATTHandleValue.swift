@@ -5,7 +5,7 @@ import BluetoothCore
 /// ATT_HANDLE_VALUE_NTF (Core v5.4 Vol 3 Part F §3.4.7.1).
 ///
 /// Layout: Opcode 0x1B, Attribute Handle (2), Attribute Value (the rest).
-public struct ATTHandleValueNotification: ATTPDUCoding {
+public struct ATTHandleValueNotification: ATTHandleValueLayout {
     /// 0x1B, ATT_HANDLE_VALUE_NTF.
     public static let opcode = ATTOpcode.handleValueNotification
     /// The handle of the notified value.
@@ -18,29 +18,12 @@ public struct ATTHandleValueNotification: ATTPDUCoding {
         self.attributeHandle = attributeHandle
         self.attributeValue = attributeValue
     }
-
-    /// Decodes the PDU; every byte after the handle is the value. Throws ``ATTDecodingError``: `.empty`,
-    /// `.unexpectedOpcode` (byte 0 not 0x1B) or `.truncated` (fewer than 3 bytes).
-    public init(bytes: [UInt8]) throws(ATTDecodingError) {
-        var reader = try ATTPDUReader(bytes, opcode: Self.opcode)
-        attributeHandle = try reader.uint16("Attribute Handle")
-        attributeValue = reader.rest()
-    }
-
-    /// 3 + value-length bytes: 0x1B, Attribute Handle (little-endian), Attribute Value.
-    public var bytes: [UInt8] {
-        var writer = ByteWriter(capacity: 3 + attributeValue.count)
-        writer.write(Self.opcode.rawValue)
-        writer.write(attributeHandle)
-        writer.write(contentsOf: attributeValue)
-        return writer.bytes
-    }
 }
 
 /// ATT_HANDLE_VALUE_IND (Core v5.4 Vol 3 Part F §3.4.7.2).
 ///
 /// Layout: Opcode 0x1D, Attribute Handle (2), Attribute Value (the rest).
-public struct ATTHandleValueIndication: ATTPDUCoding {
+public struct ATTHandleValueIndication: ATTHandleValueLayout {
     /// 0x1D, ATT_HANDLE_VALUE_IND.
     public static let opcode = ATTOpcode.handleValueIndication
     /// The handle of the indicated value.
@@ -53,44 +36,15 @@ public struct ATTHandleValueIndication: ATTPDUCoding {
         self.attributeHandle = attributeHandle
         self.attributeValue = attributeValue
     }
-
-    /// Decodes the PDU; every byte after the handle is the value. Throws ``ATTDecodingError``: `.empty`,
-    /// `.unexpectedOpcode` (byte 0 not 0x1D) or `.truncated` (fewer than 3 bytes).
-    public init(bytes: [UInt8]) throws(ATTDecodingError) {
-        var reader = try ATTPDUReader(bytes, opcode: Self.opcode)
-        attributeHandle = try reader.uint16("Attribute Handle")
-        attributeValue = reader.rest()
-    }
-
-    /// 3 + value-length bytes: 0x1D, Attribute Handle (little-endian), Attribute Value.
-    public var bytes: [UInt8] {
-        var writer = ByteWriter(capacity: 3 + attributeValue.count)
-        writer.write(Self.opcode.rawValue)
-        writer.write(attributeHandle)
-        writer.write(contentsOf: attributeValue)
-        return writer.bytes
-    }
 }
 
 /// ATT_HANDLE_VALUE_CFM (Core v5.4 Vol 3 Part F §3.4.7.3).
 ///
 /// Layout: Opcode 0x1E (1 byte).
-public struct ATTHandleValueConfirmation: ATTPDUCoding {
+public struct ATTHandleValueConfirmation: ATTOpcodeOnlyLayout {
     /// 0x1E, ATT_HANDLE_VALUE_CFM.
     public static let opcode = ATTOpcode.handleValueConfirmation
 
     /// Makes the PDU.
     public init() {}
-
-    /// Decodes the 1-byte PDU. Throws ``ATTDecodingError``: `.empty`, `.unexpectedOpcode` (byte 0 not 0x1E) or
-    /// `.trailingBytes`.
-    public init(bytes: [UInt8]) throws(ATTDecodingError) {
-        let reader = try ATTPDUReader(bytes, opcode: Self.opcode)
-        try reader.end()
-    }
-
-    /// The 1 byte: 0x1E.
-    public var bytes: [UInt8] {
-        [Self.opcode.rawValue]
-    }
 }
