@@ -109,7 +109,11 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     /// True between `scanForPeripherals(withServices:options:)` and `stopScan()` (or a state below `.poweredOn`).
     public var isScanning: Bool { lock.run { storedIsScanning } }
 
-    /// Whether the controller supports `features`. Set by the host runtime through `CentralBackendFactory.supportedFeatures`.
+    /// Whether the controller supports `features`: what the last controller any manager of this process brought up
+    /// offers (``Feature/extendedScanAndConnect``: its Supported Commands list LE Set Extended Scan Parameters,
+    /// LE Set Extended Scan Enable and LE Extended Create Connection, Core v5.4 Vol 4 Part E §6.27 octet 37 bits 5-7).
+    /// False for every feature before a controller came up. iOS answers for the device's own controller; here each
+    /// manager may have its own, so this is a process-wide best answer (`CentralBackendFactory.supportedFeatures`).
     public class func supports(_ features: Feature) -> Bool {
         CentralBackendFactory.supportedFeatures.contains(features)
     }
@@ -299,7 +303,8 @@ extension CentralBackendFactory {
     private static let featureLock = StateLock()
     nonisolated(unsafe) private static var featureStorage: CBCentralManager.Feature = []
 
-    /// What `CBCentralManager.supports(_:)` answers; empty until the host runtime sets it.
+    /// What `CBCentralManager.supports(_:)` answers: empty until a ``HostCentralBackend`` brings a controller up, then
+    /// the features of the last one brought up (`CBCentralManager.Feature(controller:)`).
     public static var supportedFeatures: CBCentralManager.Feature {
         get { featureLock.run { featureStorage } }
         set { featureLock.run { featureStorage = newValue } }

@@ -12,7 +12,8 @@ import Host
 ///
 /// State (``CBManagerState``) from the host:
 /// - bring-up succeeded (Reset and the reads answered) → `.poweredOn`, with the controller's BD_ADDR (its own address
-///   when BD_ADDR is all-zero) for peripheral identifiers;
+///   when BD_ADDR is all-zero) for peripheral identifiers; the controller's features become what
+///   `CBCentralManager.supports(_:)` answers;
 /// - ``Host/HostError/noBluetoothSupport`` (no AF_BLUETOOTH) → `.unsupported`; EPERM/EACCES → `.unauthorized`
 ///   (both final: no retry);
 /// - transport closed, controller unplugged, Hardware Error, bring-up failed → `.poweredOff`; the host is then opened
@@ -123,6 +124,7 @@ public final class HostCentralBackend: CentralBackend, @unchecked Sendable {
             switch result {
             case .success(let info):
                 retryDelay = 0.5
+                CentralBackendFactory.supportedFeatures = CBCentralManager.Feature(controller: info)
                 let address = info.publicAddress == .zero ? info.ownAddress.address : info.publicAddress
                 report(.poweredOn, controller: address)
             case .failure(let error):

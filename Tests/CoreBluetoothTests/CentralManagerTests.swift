@@ -32,7 +32,6 @@ import Testing
     manager.queue.sync {}
     manager.queue.sync {}
     #expect(manager.state == .unsupported)
-    #expect(CBCentralManager.supports(.extendedScanAndConnect) == false)
 }
 
 @Test func commandsBeforePoweredOnAreRefused() {

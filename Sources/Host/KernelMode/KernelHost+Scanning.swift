@@ -22,6 +22,7 @@ extension KernelHost {
             guard var session = self.scan else { return self.deliver { completion(nil) } }
             for device in session.merger.flush() { self.emit(.discovered(device)) }
             self.scan = nil
+            _ = self.reassembler.reset()  // no more fragments of unfinished chains come once scanning stops
             let done: (HostError?) -> Void = { error in self.deliver { completion(error) } }
             switch session.family {
             case .legacy: self.command(HCILESetScanEnable.self, HCILESetScanEnable(enable: false)) { done($0.error) }

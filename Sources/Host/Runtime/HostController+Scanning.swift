@@ -80,11 +80,13 @@ extension HostController {
         disableScan(done)
     }
 
-    /// Sends scan disable, releasing held advertisements first.
+    /// Sends scan disable, releasing held advertisements first. Unfinished extended advertising chains are dropped:
+    /// the controller sends no more of them once scanning stops, and a later scan starts new chains (§7.7.65.13).
     private func disableScan(_ done: @escaping (HostError?) -> Void) {
         guard var session = scan else { return done(nil) }
         for device in session.merger.flush() { emit(.discovered(device)) }
         scan = nil
+        _ = reassembler.reset()
         switch session.family {
         case .legacy: send(HCILESetScanEnable(enable: false)) { done($0.error) }
         case .extended: send(HCILESetExtendedScanEnable(enable: false)) { done($0.error) }
@@ -107,6 +109,7 @@ extension HostController {
         guard scan != nil else { return }
         for device in scan?.merger.flush() ?? [] { emit(.discovered(device)) }
         scan = nil
+        _ = reassembler.reset()
         emit(.scanStopped(.unsupported("controller ended the scan (LE Scan Timeout)")))
     }
 }
