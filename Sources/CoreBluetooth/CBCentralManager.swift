@@ -256,9 +256,13 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
         queue.async { self.delegate?.centralManager(self, didRetrieveConnectedPeripherals: found) }
     }
 
-    /// iOS 13 connection events: not available on Linux (logged; no event is ever reported).
-    public func registerForConnectionEvents(options: [String: Any]? = nil) {
-        Diagnostics.warning("registerForConnectionEvents(options:) is not supported on Linux")
+    /// Registers for connection events matching `options` (iOS 13; keys ``CBConnectionEventMatchingOption/serviceUUIDs``
+    /// and ``CBConnectionEventMatchingOption/peripheralUUIDs``; nil clears the registration). Not supported on Linux:
+    /// a registration (non-nil options) logs `[CoreBluetooth] WARNING: ...` and
+    /// `centralManager(_:connectionEventDidOccur:for:)` is never called; a nil clear is silent.
+    public func registerForConnectionEvents(options: [CBConnectionEventMatchingOption: Any]? = nil) {
+        guard options != nil else { return }
+        Diagnostics.warning("registerForConnectionEvents(options:) is not supported on Linux; connectionEventDidOccur will never be called")
     }
 
     // MARK: Internals

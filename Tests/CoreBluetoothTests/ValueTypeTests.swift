@@ -23,7 +23,7 @@ import Testing
 
 @Test func cbErrorBridgesToNSErrorAndMatchesInCatch() {
     #expect(CBError.Code.peripheralDisconnected.rawValue == 7)
-    #expect(CBError.Code.unkownDevice.rawValue == 12 && CBError.unknownDevice == .unkownDevice)
+    #expect(CBError.Code.unknownDevice.rawValue == 12 && CBError.unknownDevice == .unknownDevice)
     #expect(CBError.Code.tooManyLEPairedDevices.rawValue == 16 && CBError.Code.connectionLimitReached.rawValue == 11)
     let error: any Error = CBError(.peripheralDisconnected)
     let ns = error as NSError
