@@ -63,8 +63,9 @@ public struct CBATTError: CustomNSError, Hashable, Sendable {
         self.userInfo = userInfo
     }
 
-    /// Makes an error from the ATT Error Code byte of an Error Response (Core v5.4 Vol 3 Part F §3.4.1.1).
-    public init(attErrorCode byte: UInt8) {
+    /// Makes an error from the ATT Error Code byte of an Error Response (Core v5.4 Vol 3 Part F §3.4.1.1); the
+    /// backend mapping's initialiser, not Apple API.
+    package init(attErrorCode byte: UInt8) {
         self.errorCode = Int(byte)
         self.userInfo = [:]
     }

@@ -7,7 +7,7 @@ import Foundation
 /// Delegate methods run on the queue given at init (the main queue when nil: a daemon must run `dispatchMain()` or
 /// the main RunLoop). Commands are refused with `[CoreBluetooth] API MISUSE: ...` on standard error unless the state
 /// is `.poweredOn`. The controller is chosen by `CBCentralManagerOptionTransportKey`, else the environment variable
-/// `OCB_TRANSPORT`, else the kernel socket on hci0 (see ``CentralTransport``).
+/// `OCB_TRANSPORT`, else the kernel socket on hci0.
 ///
 /// State restoration: with `CBCentralManagerOptionRestoreIdentifierKey` the manager keeps its connected and pending
 /// peripherals and its scan in `<identifier>.json` (see `RestorationStore`: `$OCB_STATE_DIR`, else
@@ -80,8 +80,9 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
                                                                        btsnoopPath: btsnoopPath)), directory)
     }
 
-    /// Makes a manager over a given backend, keeping restoration state under `stateDirectory` (tests, tools).
-    public init(delegate: (any CBCentralManagerDelegate)?, queue: DispatchQueue?, options: [String: Any]?,
+    /// Makes a manager over a given backend, keeping restoration state under `stateDirectory` (the test seam of this
+    /// package's tests, tools and examples; not part of the public API).
+    package init(delegate: (any CBCentralManagerDelegate)?, queue: DispatchQueue?, options: [String: Any]?,
                 backend: any CentralBackend, stateDirectory: URL) {
         self.queue = queue ?? DispatchQueue.main
         self.backend = backend
@@ -259,9 +260,13 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
         queue.async { self.delegate?.centralManager(self, didRetrieveConnectedPeripherals: found) }
     }
 
-    /// iOS 13 connection events: not available on Linux (logged; no event is ever reported).
-    public func registerForConnectionEvents(options: [String: Any]? = nil) {
-        Diagnostics.warning("registerForConnectionEvents(options:) is not supported on Linux")
+    /// Registers for connection events matching `options` (iOS 13; keys ``CBConnectionEventMatchingOption/serviceUUIDs``
+    /// and ``CBConnectionEventMatchingOption/peripheralUUIDs``; nil clears the registration). Not supported on Linux:
+    /// a registration (non-nil options) logs `[CoreBluetooth] WARNING: ...` and
+    /// `centralManager(_:connectionEventDidOccur:for:)` is never called; a nil clear is silent.
+    public func registerForConnectionEvents(options: [CBConnectionEventMatchingOption: Any]? = nil) {
+        guard options != nil else { return }
+        Diagnostics.warning("registerForConnectionEvents(options:) is not supported on Linux; connectionEventDidOccur will never be called")
     }
 
     // MARK: Internals
@@ -305,7 +310,7 @@ extension CentralBackendFactory {
 
     /// What `CBCentralManager.supports(_:)` answers: empty until a ``HostCentralBackend`` brings a controller up, then
     /// the features of the last one brought up (`CBCentralManager.Feature(controller:)`).
-    public static var supportedFeatures: CBCentralManager.Feature {
+    package static var supportedFeatures: CBCentralManager.Feature {
         get { featureLock.run { featureStorage } }
         set { featureLock.run { featureStorage = newValue } }
     }

@@ -11,7 +11,7 @@ extension HostCentralBackend {
     /// Asks the host to connect with no timeout (as iOS); a second call while connected or connecting is ignored.
     /// Ends in ``BackendEvent/connected(_:mtu:)`` after the MTU exchange (offering 517), or
     /// ``BackendEvent/connectionFailed(_:reason:)``.
-    public func connect(_ peer: PeerAddress) {
+    package func connect(_ peer: PeerAddress) {
         queue.async { [self] in
             guard links[peer] == nil, !connecting.contains(peer) else { return }
             connecting.insert(peer)
@@ -21,7 +21,7 @@ extension HostCentralBackend {
 
     /// Disconnects a connected peer (HCI Disconnect, reason 0x13 Remote User Terminated Connection, Core v5.4 Vol 4
     /// Part E §7.1.6) or cancels its pending attempt (LE Create Connection Cancel, §7.8.13); no effect otherwise.
-    public func cancelConnection(_ peer: PeerAddress) {
+    package func cancelConnection(_ peer: PeerAddress) {
         queue.async { [self] in
             if let link = links[peer] {
                 // Disconnect with 0x13 Remote User Terminated Connection, as iOS (Vol 4 Part E §7.1.6).

@@ -6,7 +6,7 @@ import Host
 extension HostCentralBackend {
     /// Starts (or restarts) an active scan with ``scanOptions(_:)``'s settings; a failure to start is only logged
     /// (``Diagnostics``), the facade sees no discoveries.
-    public func startScan(_ parameters: ScanParameters) {
+    package func startScan(_ parameters: ScanParameters) {
         queue.async { [self] in
             host.startScan(Self.scanOptions(parameters)) { error in
                 if let error { Diagnostics.warning("scan could not start: \(error)") }
@@ -15,7 +15,7 @@ extension HostCentralBackend {
     }
 
     /// Stops scanning; held advertisements are still delivered first. A failure is only logged.
-    public func stopScan() {
+    package func stopScan() {
         queue.async { [self] in
             host.stopScan { error in
                 if let error { Diagnostics.warning("scan could not stop: \(error)") }
@@ -43,9 +43,7 @@ extension HostCentralBackend {
     static func report(_ device: DiscoveredDevice) -> AdvertisementReport {
         let merged = MergedAdvertisement(advertisingData: AdvertisingData(bytes: device.advertisingData),
                                          scanResponse: device.scanResponseData.map { AdvertisingData(bytes: $0) })
-        let manufacturer = merged.manufacturerData.first.map {
-            ManufacturerData(companyIdentifier: $0.companyID, payload: $0.payload)
-        }
+        let manufacturer = merged.manufacturerData.first
         return AdvertisementReport(peer: device.peer, rssi: device.rssi.map(Int.init), localName: merged.localName,
                                    manufacturerData: manufacturer, serviceData: merged.serviceData,
                                    serviceUUIDs: merged.serviceUUIDs, txPowerLevel: merged.txPowerLevel.map(Int.init),
