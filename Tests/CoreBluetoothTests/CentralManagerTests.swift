@@ -218,23 +218,10 @@ import Testing
 @Test func deprecatedRetrieveCallbacks() throws {
     let h = Harness()
     let peripheral = try #require(h.connected())
-    DeprecatedCalls.retrieve(h.manager, peripheral.identifier)
+    h.manager.deprecated.retrieveOld([peripheral.identifier, "not a uuid"])
+    h.manager.deprecated.retrieveConnectedOld()
     h.flush()
     #expect(h.recorder.log.suffix(2) == ["retrieved 1", "retrievedConnected 1"])
-}
-
-/// Calls the iOS 5-6 API from a deprecated context (no warning).
-enum DeprecatedCalls {
-    @available(*, deprecated)
-    static func retrieveDeprecated(_ manager: CBCentralManager, _ identifier: UUID) {
-        manager.retrievePeripherals([identifier, "not a uuid"])
-        manager.retrieveConnectedPeripherals()
-    }
-
-    static func retrieve(_ manager: CBCentralManager, _ identifier: UUID) {
-        let call: (CBCentralManager, UUID) -> Void = retrieveDeprecated
-        call(manager, identifier)
-    }
 }
 
 @Test func plainInitialiserMakesAManager() {

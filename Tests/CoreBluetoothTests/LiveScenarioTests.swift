@@ -17,7 +17,7 @@ import Testing
 
         // Deprecated retrieval callbacks (iOS 5-6) beside the current methods.
         #expect(central.manager.retrievePeripherals(withIdentifiers: [alpha.identifier]).first === alpha)
-        #expect(central.request("retrieved ") { central.manager.retrievePeripherals([alpha.identifier]) } == "retrieved 1")
+        #expect(central.request("retrieved ") { central.manager.deprecated.retrieveOld([alpha.identifier]) } == "retrieved 1")
 
         // Connect: MTU exchanged (517 offered and served): a Write Command could carry 514 bytes, an attribute value
         // is at most 512 (Core v5.4 Vol 3 Part F §3.2.9).
@@ -25,7 +25,7 @@ import Testing
         #expect(alpha.state == .connected)
         #expect(alpha.maximumWriteValueLength(for: .withoutResponse) == 512)
         #expect(alpha.maximumWriteValueLength(for: .withResponse) == 512)
-        #expect(central.request("retrievedConnected ") { central.manager.retrieveConnectedPeripherals() } == "retrievedConnected 1")
+        #expect(central.request("retrievedConnected ") { central.manager.deprecated.retrieveConnectedOld() } == "retrievedConnected 1")
 
         // Services (primary only, in handle order), included services, characteristics, descriptors.
         #expect(central.request("services ") { alpha.discoverServices(nil) }

@@ -4,6 +4,7 @@ import HCI
 
 extension CentralHost {
     /// ``start(completion:)`` as async; throws ``HostError``.
+    @discardableResult
     public func start() async throws(HostError) -> ControllerInfo {
         let result = await withCheckedContinuation { continuation in start { continuation.resume(returning: $0) } }
         return try result.get()

@@ -35,8 +35,9 @@ extension HostController {
         do {
             opened = try configuration.makeTransport()
             if let path = configuration.btsnoopPath {
-                FileManager.default.createFile(atPath: path, contents: nil)
-                if let handle = FileHandle(forWritingAtPath: path) { capture = try? BtsnoopFileWriter(fileHandle: handle) }
+                do { capture = try BtsnoopFileWriter(path: path) } catch {
+                    emit(.diagnostic("btsnoop recording to \(path) is off: \(error)"))
+                }
             }
             try opened.open(queue: queue, onPacket: { [weak self] packet in
                 guard let self, self.generation == current else { return }
