@@ -9,9 +9,11 @@ import ATT
 /// error responses, or random bytes.
 struct HostileServer {
     var random: FuzzRandom
+    /// Percent of responses that are random bytes or mutated; twice as many (plus 5 %) are Error Responses.
+    var hostility = 5
 
     mutating func handle(near low: UInt16, _ high: UInt16) -> UInt16 {
-        if random.chance(10) { return [0, 1, low &- 1, high, 0xFFFF][random.int(0...4)] }
+        if random.chance(hostility) { return [0, 1, low &- 1, high, 0xFFFF][random.int(0...4)] }
         let top = Int(min(high, low &+ 40 < low ? 0xFFFF : low &+ 40))
         return UInt16(random.int(Int(low)...max(Int(low), top)))
     }
@@ -22,9 +24,9 @@ struct HostileServer {
 
     mutating func respond(to request: [UInt8]) -> [UInt8] {
         let opcode = request.first ?? 0
-        if random.chance(8) { return random.bytes(random.int(0...30)) }
-        if random.chance(15) {
-            let code: UInt8 = random.chance(70) ? 0x0A : [0x01, 0x05, 0x07, 0x0B, 0x0E, 0x80, random.byte()][random.int(0...6)]
+        if random.chance(hostility) { return random.bytes(random.int(0...30)) }
+        if random.chance(5 + 2 * hostility) {
+            let code: UInt8 = !random.chance(3 * hostility) ? 0x0A : [0x01, 0x05, 0x07, 0x0B, 0x0E, 0x80, random.byte()][random.int(0...6)]
             return [0x01, random.chance(90) ? opcode : random.byte()] + le16(handle(near: 1, 0xFFFF)) + [code]
         }
         guard let pdu = try? ATTPDU(bytes: request) else { return random.bytes(5) }
@@ -38,7 +40,7 @@ struct HostileServer {
             var next = read.startingHandle
             for _ in 0..<random.int(1...3) {
                 let start = handle(near: next, read.endingHandle)
-                let end = random.chance(85) ? handle(near: start, read.endingHandle) : handle(near: 0, 0xFFFF)
+                let end = !random.chance(2 * hostility) ? handle(near: start, read.endingHandle) : handle(near: 0, 0xFFFF)
                 out += le16(start) + le16(end) + (long ? random.bytes(16) : le16(UInt16(random.int(0x1800...0x1830))))
                 next = end &+ 1
             }
@@ -54,7 +56,7 @@ struct HostileServer {
                 out = [0x09, long ? 21 : 7]
                 for _ in 0..<random.int(1...3) {
                     let declaration = handle(near: read.startingHandle, read.endingHandle)
-                    let value = random.chance(85) ? declaration &+ 1 : handle(near: 0, 0xFFFF)
+                    let value = !random.chance(2 * hostility) ? declaration &+ 1 : handle(near: 0, 0xFFFF)
                     out += le16(declaration) + [random.byte()] + le16(value) + (long ? random.bytes(16) : le16(UInt16(random.int(0x2A00...0x2A40))))
                 }
             } else if read.attributeType == BluetoothUUID(0x2802) {
@@ -95,7 +97,7 @@ struct HostileServer {
         default:
             out = random.bytes(3)
         }
-        return random.chance(5) ? random.mutate(out) : out
+        return random.chance(hostility) ? random.mutate(out) : out
     }
 }
 
@@ -148,11 +150,15 @@ struct HostileServer {
     @Test(arguments: 0..<6)
     func databaseDiscoveryAlwaysEnds(seed: UInt64) {
         var server = HostileServer(random: FuzzRandom(seed: 0x6A70 + seed))
-        for _ in 0..<40 {
+        var requests = 0
+        var withCharacteristics = 0
+        for _ in 0..<80 {
             let client = GATTClient(mtu: server.random.chance(50) ? 23 : 185)
+            server.hostility = [0, 1, 3, 10][server.random.int(0...3)]
             var results = 0
             client.discoverDatabase { _ in results += 1 }
-            _ = Self.drive(client, &server)
+            requests += Self.drive(client, &server)
+            if client.cache.characteristics.values.contains(where: { !$0.isEmpty }) { withCharacteristics += 1 }
             #expect(results == 1)
             Self.checkCache(client.cache)
             // A Service Changed indication for a random range, whatever the cache holds, rediscovers and ends.
@@ -161,6 +167,9 @@ struct HostileServer {
             _ = Self.drive(client, &server)
             Self.checkCache(client.cache)
         }
+        // The server is plausible enough to take discovery past services, into characteristics.
+        #expect(requests > 400)
+        #expect(withCharacteristics > 3)
     }
 
     @Test(arguments: 0..<4)
