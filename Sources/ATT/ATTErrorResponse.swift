@@ -6,6 +6,7 @@ import BluetoothCore
 ///
 /// Layout (5 bytes): Opcode 0x01, Request Opcode In Error (1), Attribute Handle In Error (2), Error Code (1).
 public struct ATTErrorResponse: ATTPDUCoding {
+    /// 0x01, ATT_ERROR_RSP.
     public static let opcode = ATTOpcode.errorResponse
     /// The opcode of the request that failed.
     public var requestOpcode: ATTOpcode
@@ -21,6 +22,9 @@ public struct ATTErrorResponse: ATTPDUCoding {
         self.error = error
     }
 
+    /// Decodes the 5-byte PDU. Throws ``ATTDecodingError``: `.empty`, `.unexpectedOpcode` (byte 0 not 0x01),
+    /// `.truncated` (fewer than 5 bytes) or `.trailingBytes` (more). Any Request Opcode and Error Code value is kept,
+    /// including reserved and application (0x80...0x9F) codes.
     public init(bytes: [UInt8]) throws(ATTDecodingError) {
         var reader = try ATTPDUReader(bytes, opcode: Self.opcode)
         requestOpcode = ATTOpcode(rawValue: try reader.uint8("Request Opcode In Error"))
@@ -29,6 +33,7 @@ public struct ATTErrorResponse: ATTPDUCoding {
         try reader.end()
     }
 
+    /// The 5 bytes: 0x01, Request Opcode In Error, Attribute Handle In Error (little-endian), Error Code.
     public var bytes: [UInt8] {
         var writer = ByteWriter(capacity: 5)
         writer.write(Self.opcode.rawValue)

@@ -5,6 +5,7 @@
 /// Layout (2 bytes): Opcode 0x18, Flags (1: 0x00 cancel all prepared writes, 0x01 write all). Other flag values
 /// are reserved and throw when decoded.
 public struct ATTExecuteWriteRequest: ATTRequestPDU {
+    /// 0x18, ATT_EXECUTE_WRITE_REQ.
     public static let opcode = ATTOpcode.executeWriteRequest
 
     /// The Flags field.
@@ -21,6 +22,8 @@ public struct ATTExecuteWriteRequest: ATTRequestPDU {
     /// Makes the PDU.
     public init(flags: Flags) { self.flags = flags }
 
+    /// Decodes the 2-byte PDU. Throws ``ATTDecodingError``: `.empty`, `.unexpectedOpcode` (byte 0 not 0x18),
+    /// `.truncated` (no Flags byte), `.reservedValue` (Flags above 0x01, at offset 1) or `.trailingBytes`.
     public init(bytes: [UInt8]) throws(ATTDecodingError) {
         var reader = try ATTPDUReader(bytes, opcode: Self.opcode)
         let offset = reader.offset
@@ -30,22 +33,17 @@ public struct ATTExecuteWriteRequest: ATTRequestPDU {
         try reader.end()
     }
 
+    /// The 2 bytes: 0x18, Flags.
     public var bytes: [UInt8] { [Self.opcode.rawValue, flags.rawValue] }
 }
 
 /// ATT_EXECUTE_WRITE_RSP (Core v5.4 Vol 3 Part F §3.4.6.4).
 ///
 /// Layout: Opcode 0x19 (1 byte).
-public struct ATTExecuteWriteResponse: ATTPDUCoding {
+public struct ATTExecuteWriteResponse: ATTOpcodeOnlyLayout {
+    /// 0x19, ATT_EXECUTE_WRITE_RSP.
     public static let opcode = ATTOpcode.executeWriteResponse
 
     /// Makes the PDU.
     public init() {}
-
-    public init(bytes: [UInt8]) throws(ATTDecodingError) {
-        let reader = try ATTPDUReader(bytes, opcode: Self.opcode)
-        try reader.end()
-    }
-
-    public var bytes: [UInt8] { [Self.opcode.rawValue] }
 }

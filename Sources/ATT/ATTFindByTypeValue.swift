@@ -7,6 +7,7 @@ import BluetoothCore
 /// Layout: Opcode 0x06, Starting Handle (2), Ending Handle (2), Attribute Type (2, a 16-bit UUID),
 /// Attribute Value (0 to ATT_MTU - 7 bytes).
 public struct ATTFindByTypeValueRequest: ATTRequestPDU {
+    /// 0x06, ATT_FIND_BY_TYPE_VALUE_REQ.
     public static let opcode = ATTOpcode.findByTypeValueRequest
     /// First requested handle.
     public var startingHandle: UInt16
@@ -25,6 +26,8 @@ public struct ATTFindByTypeValueRequest: ATTRequestPDU {
         self.attributeValue = attributeValue
     }
 
+    /// Decodes the PDU; every byte after Attribute Type is the Attribute Value. Throws ``ATTDecodingError``:
+    /// `.empty`, `.unexpectedOpcode` (byte 0 not 0x06) or `.truncated` (fewer than 7 bytes).
     public init(bytes: [UInt8]) throws(ATTDecodingError) {
         var reader = try ATTPDUReader(bytes, opcode: Self.opcode)
         startingHandle = try reader.uint16("Starting Handle")
@@ -33,6 +36,7 @@ public struct ATTFindByTypeValueRequest: ATTRequestPDU {
         attributeValue = reader.rest()
     }
 
+    /// 7 + value-length bytes: 0x06, Starting Handle, Ending Handle, Attribute Type (little-endian), Attribute Value.
     public var bytes: [UInt8] {
         var writer = ByteWriter(capacity: 7 + attributeValue.count)
         writer.writeRange(opcode: Self.opcode, startingHandle, endingHandle)
@@ -47,6 +51,7 @@ public struct ATTFindByTypeValueRequest: ATTRequestPDU {
 /// Layout: Opcode 0x07, Handles Information List: one or more 4-byte entries of
 /// Found Attribute Handle (2) + Group End Handle (2). Decoding throws on an empty list or one that is not whole entries.
 public struct ATTFindByTypeValueResponse: ATTPDUCoding {
+    /// 0x07, ATT_FIND_BY_TYPE_VALUE_RSP.
     public static let opcode = ATTOpcode.findByTypeValueResponse
 
     /// One Handles Information entry.
@@ -69,6 +74,8 @@ public struct ATTFindByTypeValueResponse: ATTPDUCoding {
     /// Makes the PDU.
     public init(handlesInformationList: [HandlesInformation]) { self.handlesInformationList = handlesInformationList }
 
+    /// Decodes the PDU. Throws ``ATTDecodingError``: `.empty`, `.unexpectedOpcode` (byte 0 not 0x07),
+    /// `.tooFewEntries` (no entry) or `.notAWholeNumberOfEntries` (the list is not a multiple of 4 bytes).
     public init(bytes: [UInt8]) throws(ATTDecodingError) {
         var reader = try ATTPDUReader(bytes, opcode: Self.opcode)
         guard reader.remaining > 0 else { throw reader.fail("Handles Information List", .tooFewEntries(minimum: 1, actual: 0)) }
@@ -83,6 +90,7 @@ public struct ATTFindByTypeValueResponse: ATTPDUCoding {
         handlesInformationList = list
     }
 
+    /// 1 + 4 × entries bytes: 0x07, then Found Attribute Handle and Group End Handle of each entry (little-endian).
     public var bytes: [UInt8] {
         var writer = ByteWriter(capacity: 1 + 4 * handlesInformationList.count)
         writer.write(Self.opcode.rawValue)

@@ -6,6 +6,7 @@ import BluetoothCore
 ///
 /// Layout (5 bytes): Opcode 0x04, Starting Handle (2), Ending Handle (2).
 public struct ATTFindInformationRequest: ATTRequestPDU {
+    /// 0x04, ATT_FIND_INFORMATION_REQ.
     public static let opcode = ATTOpcode.findInformationRequest
     /// First requested handle.
     public var startingHandle: UInt16
@@ -18,6 +19,8 @@ public struct ATTFindInformationRequest: ATTRequestPDU {
         self.endingHandle = endingHandle
     }
 
+    /// Decodes the 5-byte PDU. Throws ``ATTDecodingError``: `.empty`, `.unexpectedOpcode` (byte 0 not 0x04),
+    /// `.truncated` (fewer than 5 bytes) or `.trailingBytes` (more).
     public init(bytes: [UInt8]) throws(ATTDecodingError) {
         var reader = try ATTPDUReader(bytes, opcode: Self.opcode)
         startingHandle = try reader.uint16("Starting Handle")
@@ -25,6 +28,7 @@ public struct ATTFindInformationRequest: ATTRequestPDU {
         try reader.end()
     }
 
+    /// The 5 bytes: 0x04, Starting Handle, Ending Handle (little-endian).
     public var bytes: [UInt8] {
         var writer = ByteWriter(capacity: 5)
         writer.writeRange(opcode: Self.opcode, startingHandle, endingHandle)
@@ -38,6 +42,7 @@ public struct ATTFindInformationRequest: ATTRequestPDU {
 /// entries of Handle (2) + UUID (2 for format 1, so 4-byte entries; 16 for format 2, so 18-byte entries).
 /// Decoding throws on another format value, an empty list, or a list that is not whole entries.
 public struct ATTFindInformationResponse: ATTPDUCoding {
+    /// 0x05, ATT_FIND_INFORMATION_RSP.
     public static let opcode = ATTOpcode.findInformationResponse
 
     /// The Format field.
@@ -77,6 +82,9 @@ public struct ATTFindInformationResponse: ATTPDUCoding {
         self.entries = entries
     }
 
+    /// Decodes the PDU. Throws ``ATTDecodingError``: `.empty`, `.unexpectedOpcode` (byte 0 not 0x05),
+    /// `.truncated` (no Format byte), `.reservedValue` (Format not 0x01 or 0x02, at offset 1), `.tooFewEntries`
+    /// (no entry) or `.notAWholeNumberOfEntries` (Information Data not a multiple of 4 or 18 bytes).
     public init(bytes: [UInt8]) throws(ATTDecodingError) {
         var reader = try ATTPDUReader(bytes, opcode: Self.opcode)
         let formatOffset = reader.offset
@@ -100,6 +108,8 @@ public struct ATTFindInformationResponse: ATTPDUCoding {
         self.entries = entries
     }
 
+    /// 2 + 4 or 18 × entries bytes: 0x05, Format, then each Handle (little-endian) and UUID (2 or 16 bytes,
+    /// little-endian).
     public var bytes: [UInt8] {
         var writer = ByteWriter(capacity: 2 + entries.count * format.entryLength)
         writer.write(Self.opcode.rawValue)

@@ -8,6 +8,7 @@ import BluetoothCore
 /// Attribute Value (Value Length bytes). Decoding throws on an empty list or a tuple that runs past the end
 /// (the spec asks for two or more tuples; one is accepted so that its value is not lost).
 public struct ATTMultipleHandleValueNotification: ATTPDUCoding {
+    /// 0x23, ATT_MULTIPLE_HANDLE_VALUE_NTF.
     public static let opcode = ATTOpcode.multipleHandleValueNotification
 
     /// One Handle Length Value tuple.
@@ -30,6 +31,9 @@ public struct ATTMultipleHandleValueNotification: ATTPDUCoding {
     /// Makes the PDU.
     public init(handleLengthValueTupleList: [HandleValue]) { self.handleLengthValueTupleList = handleLengthValueTupleList }
 
+    /// Decodes the PDU. Throws ``ATTDecodingError``: `.empty`, `.unexpectedOpcode` (byte 0 not 0x23),
+    /// `.tooFewEntries` (no tuple) or `.truncated` (a tuple's Attribute Handle, Value Length or value runs past the
+    /// end; the offset is that field's).
     public init(bytes: [UInt8]) throws(ATTDecodingError) {
         var reader = try ATTPDUReader(bytes, opcode: Self.opcode)
         guard reader.remaining > 0 else { throw reader.fail("Handle Length Value Tuple List", .tooFewEntries(minimum: 1, actual: 0)) }
@@ -42,6 +46,7 @@ public struct ATTMultipleHandleValueNotification: ATTPDUCoding {
         handleLengthValueTupleList = tuples
     }
 
+    /// 0x23, then each tuple's Attribute Handle, Value Length (the value's count, little-endian) and value.
     public var bytes: [UInt8] {
         var writer = ByteWriter()
         writer.write(Self.opcode.rawValue)

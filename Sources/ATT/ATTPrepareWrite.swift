@@ -6,6 +6,7 @@ import BluetoothCore
 ///
 /// Layout: Opcode 0x16, Attribute Handle (2), Value Offset (2, bytes), Part Attribute Value (0 to ATT_MTU - 5 bytes).
 public struct ATTPrepareWriteRequest: ATTRequestPDU {
+    /// 0x16, ATT_PREPARE_WRITE_REQ.
     public static let opcode = ATTOpcode.prepareWriteRequest
     /// The handle to write.
     public var attributeHandle: UInt16
@@ -21,6 +22,8 @@ public struct ATTPrepareWriteRequest: ATTRequestPDU {
         self.partAttributeValue = partAttributeValue
     }
 
+    /// Decodes the PDU; every byte after Value Offset is the part. Throws ``ATTDecodingError``: `.empty`,
+    /// `.unexpectedOpcode` (byte 0 not 0x16) or `.truncated` (fewer than 5 bytes).
     public init(bytes: [UInt8]) throws(ATTDecodingError) {
         var reader = try ATTPDUReader(bytes, opcode: Self.opcode)
         attributeHandle = try reader.uint16("Attribute Handle")
@@ -28,6 +31,7 @@ public struct ATTPrepareWriteRequest: ATTRequestPDU {
         partAttributeValue = reader.rest()
     }
 
+    /// 5 + part-length bytes: 0x16, Attribute Handle, Value Offset (little-endian), Part Attribute Value.
     public var bytes: [UInt8] { ATTPrepareWriteRequest.encode(Self.opcode, attributeHandle, valueOffset, partAttributeValue) }
 
     static func encode(_ opcode: ATTOpcode, _ handle: UInt16, _ offset: UInt16, _ part: [UInt8]) -> [UInt8] {
@@ -44,6 +48,7 @@ public struct ATTPrepareWriteRequest: ATTRequestPDU {
 ///
 /// Layout: Opcode 0x17, Attribute Handle (2), Value Offset (2), Part Attribute Value (echoing the request).
 public struct ATTPrepareWriteResponse: ATTPDUCoding {
+    /// 0x17, ATT_PREPARE_WRITE_RSP.
     public static let opcode = ATTOpcode.prepareWriteResponse
     /// The handle written.
     public var attributeHandle: UInt16
@@ -59,6 +64,9 @@ public struct ATTPrepareWriteResponse: ATTPDUCoding {
         self.partAttributeValue = partAttributeValue
     }
 
+    /// Decodes the PDU; every byte after Value Offset is the part. Throws ``ATTDecodingError``: `.empty`,
+    /// `.unexpectedOpcode` (byte 0 not 0x17) or `.truncated` (fewer than 5 bytes). Comparing the echo with the
+    /// request (§3.4.6.1) is the GATT client's job.
     public init(bytes: [UInt8]) throws(ATTDecodingError) {
         var reader = try ATTPDUReader(bytes, opcode: Self.opcode)
         attributeHandle = try reader.uint16("Attribute Handle")
@@ -66,5 +74,6 @@ public struct ATTPrepareWriteResponse: ATTPDUCoding {
         partAttributeValue = reader.rest()
     }
 
+    /// 5 + part-length bytes: 0x17, Attribute Handle, Value Offset (little-endian), Part Attribute Value.
     public var bytes: [UInt8] { ATTPrepareWriteRequest.encode(Self.opcode, attributeHandle, valueOffset, partAttributeValue) }
 }

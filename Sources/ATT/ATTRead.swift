@@ -6,6 +6,7 @@ import BluetoothCore
 ///
 /// Layout: Opcode 0x0A, Attribute Handle (2) (3 bytes).
 public struct ATTReadRequest: ATTRequestPDU {
+    /// 0x0A, ATT_READ_REQ.
     public static let opcode = ATTOpcode.readRequest
     /// The handle to read.
     public var attributeHandle: UInt16
@@ -15,12 +16,15 @@ public struct ATTReadRequest: ATTRequestPDU {
         self.attributeHandle = attributeHandle
     }
 
+    /// Decodes the 3-byte PDU. Throws ``ATTDecodingError``: `.empty`, `.unexpectedOpcode` (byte 0 not 0x0A),
+    /// `.truncated` (fewer than 3 bytes) or `.trailingBytes` (more).
     public init(bytes: [UInt8]) throws(ATTDecodingError) {
         var reader = try ATTPDUReader(bytes, opcode: Self.opcode)
         attributeHandle = try reader.uint16("Attribute Handle")
         try reader.end()
     }
 
+    /// The 3 bytes: 0x0A, Attribute Handle (little-endian).
     public var bytes: [UInt8] {
         var writer = ByteWriter(capacity: 3)
         writer.write(Self.opcode.rawValue)
@@ -33,6 +37,7 @@ public struct ATTReadRequest: ATTRequestPDU {
 ///
 /// Layout: Opcode 0x0B, Attribute Value (the rest).
 public struct ATTReadResponse: ATTPDUCoding {
+    /// 0x0B, ATT_READ_RSP.
     public static let opcode = ATTOpcode.readResponse
     /// The value (the first ATT_MTU - 1 bytes of a longer one).
     public var attributeValue: [UInt8]
@@ -42,11 +47,14 @@ public struct ATTReadResponse: ATTPDUCoding {
         self.attributeValue = attributeValue
     }
 
+    /// Decodes the PDU; every byte after the opcode is the value (possibly none). Throws ``ATTDecodingError``:
+    /// `.empty` or `.unexpectedOpcode` (byte 0 not 0x0B).
     public init(bytes: [UInt8]) throws(ATTDecodingError) {
         var reader = try ATTPDUReader(bytes, opcode: Self.opcode)
         attributeValue = reader.rest()
     }
 
+    /// 1 + value-length bytes: 0x0B, Attribute Value.
     public var bytes: [UInt8] {
         var writer = ByteWriter(capacity: 1 + attributeValue.count)
         writer.write(Self.opcode.rawValue)

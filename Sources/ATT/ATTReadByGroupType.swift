@@ -6,6 +6,7 @@ import BluetoothCore
 ///
 /// Layout: Opcode 0x10, Starting Handle (2), Ending Handle (2), Attribute Group Type (2 or 16 bytes, a UUID).
 public struct ATTReadByGroupTypeRequest: ATTRequestPDU {
+    /// 0x10, ATT_READ_BY_GROUP_TYPE_REQ.
     public static let opcode = ATTOpcode.readByGroupTypeRequest
     /// First requested handle.
     public var startingHandle: UInt16
@@ -21,6 +22,8 @@ public struct ATTReadByGroupTypeRequest: ATTRequestPDU {
         self.attributeGroupType = attributeGroupType
     }
 
+    /// Decodes the 7- or 21-byte PDU. Throws ``ATTDecodingError``: `.empty`, `.unexpectedOpcode` (byte 0 not 0x10),
+    /// `.truncated` (fewer than 5 bytes) or `.invalidUUIDLength` (Attribute Group Type neither 2 nor 16 bytes).
     public init(bytes: [UInt8]) throws(ATTDecodingError) {
         var reader = try ATTPDUReader(bytes, opcode: Self.opcode)
         startingHandle = try reader.uint16("Starting Handle")
@@ -28,6 +31,8 @@ public struct ATTReadByGroupTypeRequest: ATTRequestPDU {
         attributeGroupType = try reader.uuid("Attribute Group Type")
     }
 
+    /// 7 or 21 bytes: 0x10, Starting Handle, Ending Handle (little-endian), Attribute Group Type (the 2-byte form
+    /// when the UUID has one, else 16 bytes; little-endian).
     public var bytes: [UInt8] {
         var writer = ByteWriter(capacity: 21)
         writer.writeRange(opcode: Self.opcode, startingHandle, endingHandle)
@@ -42,6 +47,7 @@ public struct ATTReadByGroupTypeRequest: ATTRequestPDU {
 /// Attribute Handle (2) + End Group Handle (2) + Attribute Value (Length - 4 bytes). Decoding throws on a Length
 /// below 4, an empty list, or a list that is not whole entries.
 public struct ATTReadByGroupTypeResponse: ATTPDUCoding {
+    /// 0x11, ATT_READ_BY_GROUP_TYPE_RSP.
     public static let opcode = ATTOpcode.readByGroupTypeResponse
 
     /// One group.
@@ -71,6 +77,9 @@ public struct ATTReadByGroupTypeResponse: ATTPDUCoding {
         self.attributeDataList = attributeDataList
     }
 
+    /// Decodes the PDU. Throws ``ATTDecodingError``: `.empty`, `.unexpectedOpcode` (byte 0 not 0x11),
+    /// `.truncated` (no Length byte), `.invalidEntryLength` (Length below 4), `.tooFewEntries` (no entry) or
+    /// `.notAWholeNumberOfEntries` (the list is not a multiple of Length).
     public init(bytes: [UInt8]) throws(ATTDecodingError) {
         var reader = try ATTPDUReader(bytes, opcode: Self.opcode)
         attributeDataList = try reader.lengthPrefixedEntries("Attribute Data List", minimumEntryLength: 4).map { entry in
@@ -80,6 +89,8 @@ public struct ATTReadByGroupTypeResponse: ATTPDUCoding {
         }
     }
 
+    /// 2 + Length × entries bytes: 0x11, Length (4 + value length), then each Attribute Handle, End Group Handle
+    /// (little-endian) and Attribute Value.
     public var bytes: [UInt8] {
         let length = 4 + (attributeDataList.first?.attributeValue.count ?? 0)
         var writer = ByteWriter(capacity: 2 + length * attributeDataList.count)

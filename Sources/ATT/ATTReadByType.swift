@@ -7,6 +7,7 @@ import BluetoothCore
 /// Layout: Opcode 0x08, Starting Handle (2), Ending Handle (2), Attribute Type (2 or 16 bytes, a UUID).
 /// Encoding uses the 2-byte form when the UUID has one. Decoding throws on a UUID of another length.
 public struct ATTReadByTypeRequest: ATTRequestPDU {
+    /// 0x08, ATT_READ_BY_TYPE_REQ.
     public static let opcode = ATTOpcode.readByTypeRequest
     /// First requested handle.
     public var startingHandle: UInt16
@@ -22,6 +23,8 @@ public struct ATTReadByTypeRequest: ATTRequestPDU {
         self.attributeType = attributeType
     }
 
+    /// Decodes the 7- or 21-byte PDU. Throws ``ATTDecodingError``: `.empty`, `.unexpectedOpcode` (byte 0 not 0x08),
+    /// `.truncated` (fewer than 5 bytes) or `.invalidUUIDLength` (Attribute Type neither 2 nor 16 bytes).
     public init(bytes: [UInt8]) throws(ATTDecodingError) {
         var reader = try ATTPDUReader(bytes, opcode: Self.opcode)
         startingHandle = try reader.uint16("Starting Handle")
@@ -29,6 +32,8 @@ public struct ATTReadByTypeRequest: ATTRequestPDU {
         attributeType = try reader.uuid("Attribute Type")
     }
 
+    /// 7 or 21 bytes: 0x08, Starting Handle, Ending Handle (little-endian), Attribute Type (the 2-byte form when the
+    /// UUID has one, else 16 bytes; little-endian).
     public var bytes: [UInt8] {
         var writer = ByteWriter(capacity: 21)
         writer.writeRange(opcode: Self.opcode, startingHandle, endingHandle)
@@ -43,6 +48,7 @@ public struct ATTReadByTypeRequest: ATTRequestPDU {
 /// Attribute Handle (2) + Attribute Value (Length - 2 bytes). Decoding throws on a Length below 2, an empty
 /// list, or a list that is not whole entries.
 public struct ATTReadByTypeResponse: ATTPDUCoding {
+    /// 0x09, ATT_READ_BY_TYPE_RSP.
     public static let opcode = ATTOpcode.readByTypeResponse
 
     /// One handle-value pair.
@@ -69,6 +75,9 @@ public struct ATTReadByTypeResponse: ATTPDUCoding {
         self.attributeDataList = attributeDataList
     }
 
+    /// Decodes the PDU. Throws ``ATTDecodingError``: `.empty`, `.unexpectedOpcode` (byte 0 not 0x09),
+    /// `.truncated` (no Length byte), `.invalidEntryLength` (Length below 2), `.tooFewEntries` (no entry) or
+    /// `.notAWholeNumberOfEntries` (the list is not a multiple of Length).
     public init(bytes: [UInt8]) throws(ATTDecodingError) {
         var reader = try ATTPDUReader(bytes, opcode: Self.opcode)
         attributeDataList = try reader.lengthPrefixedEntries("Attribute Data List", minimumEntryLength: 2).map { entry in
@@ -76,6 +85,8 @@ public struct ATTReadByTypeResponse: ATTPDUCoding {
         }
     }
 
+    /// 2 + Length × entries bytes: 0x09, Length (2 + value length), then each Attribute Handle (little-endian) and
+    /// Attribute Value.
     public var bytes: [UInt8] {
         let length = 2 + (attributeDataList.first?.attributeValue.count ?? 0)
         var writer = ByteWriter(capacity: 2 + length * attributeDataList.count)

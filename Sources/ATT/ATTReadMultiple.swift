@@ -7,6 +7,7 @@ import BluetoothCore
 /// Layout: Opcode 0x0E, Set Of Handles (two or more handles, 2 bytes each). Decoding throws on fewer than
 /// two handles or an odd number of bytes.
 public struct ATTReadMultipleRequest: ATTRequestPDU {
+    /// 0x0E, ATT_READ_MULTIPLE_REQ.
     public static let opcode = ATTOpcode.readMultipleRequest
     /// The handles to read, in order.
     public var setOfHandles: [UInt16]
@@ -14,11 +15,14 @@ public struct ATTReadMultipleRequest: ATTRequestPDU {
     /// Makes the PDU.
     public init(setOfHandles: [UInt16]) { self.setOfHandles = setOfHandles }
 
+    /// Decodes the PDU. Throws ``ATTDecodingError``: `.empty`, `.unexpectedOpcode` (byte 0 not 0x0E),
+    /// `.notAWholeNumberOfEntries` (an odd number of handle bytes) or `.tooFewEntries` (fewer than two handles).
     public init(bytes: [UInt8]) throws(ATTDecodingError) {
         var reader = try ATTPDUReader(bytes, opcode: Self.opcode)
         setOfHandles = try reader.handleList()
     }
 
+    /// 1 + 2 × handles bytes: 0x0E, each handle little-endian. Encodes any count; the spec asks for two or more.
     public var bytes: [UInt8] { ATTPDUReader.encodeHandleList(opcode: Self.opcode, setOfHandles) }
 }
 
@@ -27,6 +31,7 @@ public struct ATTReadMultipleRequest: ATTRequestPDU {
 /// Layout: Opcode 0x0F, Set Of Values (the values concatenated, cut at ATT_MTU - 1 bytes; the client
 /// splits them by the lengths it knows).
 public struct ATTReadMultipleResponse: ATTPDUCoding {
+    /// 0x0F, ATT_READ_MULTIPLE_RSP.
     public static let opcode = ATTOpcode.readMultipleResponse
     /// The concatenated values.
     public var setOfValues: [UInt8]
@@ -34,11 +39,14 @@ public struct ATTReadMultipleResponse: ATTPDUCoding {
     /// Makes the PDU.
     public init(setOfValues: [UInt8]) { self.setOfValues = setOfValues }
 
+    /// Decodes the PDU; every byte after the opcode is the Set Of Values. Throws ``ATTDecodingError``: `.empty` or
+    /// `.unexpectedOpcode` (byte 0 not 0x0F).
     public init(bytes: [UInt8]) throws(ATTDecodingError) {
         var reader = try ATTPDUReader(bytes, opcode: Self.opcode)
         setOfValues = reader.rest()
     }
 
+    /// 1 + values-length bytes: 0x0F, Set Of Values.
     public var bytes: [UInt8] { [Self.opcode.rawValue] + setOfValues }
 }
 

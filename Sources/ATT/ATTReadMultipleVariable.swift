@@ -6,6 +6,7 @@ import BluetoothCore
 ///
 /// Layout: Opcode 0x20, Set Of Handles (two or more handles, 2 bytes each).
 public struct ATTReadMultipleVariableRequest: ATTRequestPDU {
+    /// 0x20, ATT_READ_MULTIPLE_VARIABLE_REQ.
     public static let opcode = ATTOpcode.readMultipleVariableRequest
     /// The handles to read, in order.
     public var setOfHandles: [UInt16]
@@ -13,11 +14,14 @@ public struct ATTReadMultipleVariableRequest: ATTRequestPDU {
     /// Makes the PDU.
     public init(setOfHandles: [UInt16]) { self.setOfHandles = setOfHandles }
 
+    /// Decodes the PDU. Throws ``ATTDecodingError``: `.empty`, `.unexpectedOpcode` (byte 0 not 0x20),
+    /// `.notAWholeNumberOfEntries` (an odd number of handle bytes) or `.tooFewEntries` (fewer than two handles).
     public init(bytes: [UInt8]) throws(ATTDecodingError) {
         var reader = try ATTPDUReader(bytes, opcode: Self.opcode)
         setOfHandles = try reader.handleList()
     }
 
+    /// 1 + 2 × handles bytes: 0x20, each handle little-endian. Encodes any count; the spec asks for two or more.
     public var bytes: [UInt8] { ATTPDUReader.encodeHandleList(opcode: Self.opcode, setOfHandles) }
 }
 
@@ -27,6 +31,7 @@ public struct ATTReadMultipleVariableRequest: ATTRequestPDU {
 /// cut at ATT_MTU - 1 bytes, so the last tuple's value may be shorter than its Value Length (kept, with
 /// ``LengthValue/isTruncated``); its Value Length field itself may not be cut (that throws).
 public struct ATTReadMultipleVariableResponse: ATTPDUCoding {
+    /// 0x21, ATT_READ_MULTIPLE_VARIABLE_RSP.
     public static let opcode = ATTOpcode.readMultipleVariableResponse
 
     /// One Length Value tuple.
@@ -58,6 +63,9 @@ public struct ATTReadMultipleVariableResponse: ATTPDUCoding {
     /// Makes the PDU.
     public init(lengthValueTupleList: [LengthValue]) { self.lengthValueTupleList = lengthValueTupleList }
 
+    /// Decodes the PDU; an empty list (the opcode alone) is accepted. Throws ``ATTDecodingError``: `.empty`,
+    /// `.unexpectedOpcode` (byte 0 not 0x21) or `.truncated` (a Value Length field cut after its first byte).
+    /// A value cut by ATT_MTU is kept short, see ``LengthValue/isTruncated``.
     public init(bytes: [UInt8]) throws(ATTDecodingError) {
         var reader = try ATTPDUReader(bytes, opcode: Self.opcode)
         var tuples: [LengthValue] = []
@@ -69,6 +77,7 @@ public struct ATTReadMultipleVariableResponse: ATTPDUCoding {
         lengthValueTupleList = tuples
     }
 
+    /// 0x21, then each tuple's Value Length (little-endian, as stored, not recomputed) and the value bytes present.
     public var bytes: [UInt8] {
         var writer = ByteWriter()
         writer.write(Self.opcode.rawValue)

@@ -7,6 +7,7 @@ import BluetoothCore
 /// Layout: Opcode 0xD2, Attribute Handle (2), Attribute Value (0 to ATT_MTU - 15 bytes),
 /// Authentication Signature (12 bytes, Vol 3 Part H §2.4.5). Decoding throws when fewer than 14 bytes follow the opcode.
 public struct ATTSignedWriteCommand: ATTCommandPDU {
+    /// 0xD2, ATT_SIGNED_WRITE_CMD (Authentication Signature Flag, Command Flag and method 0x12).
     public static let opcode = ATTOpcode.signedWriteCommand
     /// Length of the Authentication Signature, in bytes.
     public static let signatureLength = 12
@@ -25,6 +26,9 @@ public struct ATTSignedWriteCommand: ATTCommandPDU {
         self.authenticationSignature = authenticationSignature
     }
 
+    /// Decodes the PDU: the last 12 bytes are the signature, the bytes between handle and signature the value.
+    /// Throws ``ATTDecodingError``: `.empty`, `.unexpectedOpcode` (byte 0 not 0xD2) or `.truncated` (fewer than 15
+    /// bytes). The signature is not verified here.
     public init(bytes: [UInt8]) throws(ATTDecodingError) {
         var reader = try ATTPDUReader(bytes, opcode: Self.opcode)
         attributeHandle = try reader.uint16("Attribute Handle")
@@ -36,5 +40,6 @@ public struct ATTSignedWriteCommand: ATTCommandPDU {
         authenticationSignature = reader.rest()
     }
 
+    /// 15 + value-length bytes: 0xD2, Attribute Handle (little-endian), Attribute Value, Authentication Signature.
     public var bytes: [UInt8] { [Self.opcode.rawValue, UInt8(truncatingIfNeeded: attributeHandle), UInt8(truncatingIfNeeded: attributeHandle >> 8)] + attributeValue + authenticationSignature }
 }

@@ -5,7 +5,8 @@ import BluetoothCore
 /// ATT_WRITE_REQ (Core v5.4 Vol 3 Part F §3.4.5.1).
 ///
 /// Layout: Opcode 0x12, Attribute Handle (2), Attribute Value (the rest).
-public struct ATTWriteRequest: ATTRequestPDU {
+public struct ATTWriteRequest: ATTRequestPDU, ATTHandleValueLayout {
+    /// 0x12, ATT_WRITE_REQ.
     public static let opcode = ATTOpcode.writeRequest
     /// The handle to write.
     public var attributeHandle: UInt16
@@ -17,45 +18,24 @@ public struct ATTWriteRequest: ATTRequestPDU {
         self.attributeHandle = attributeHandle
         self.attributeValue = attributeValue
     }
-
-    public init(bytes: [UInt8]) throws(ATTDecodingError) {
-        var reader = try ATTPDUReader(bytes, opcode: Self.opcode)
-        attributeHandle = try reader.uint16("Attribute Handle")
-        attributeValue = reader.rest()
-    }
-
-    public var bytes: [UInt8] {
-        var writer = ByteWriter(capacity: 3 + attributeValue.count)
-        writer.write(Self.opcode.rawValue)
-        writer.write(attributeHandle)
-        writer.write(contentsOf: attributeValue)
-        return writer.bytes
-    }
 }
 
 /// ATT_WRITE_RSP (Core v5.4 Vol 3 Part F §3.4.5.2).
 ///
 /// Layout: Opcode 0x13 (1 byte).
-public struct ATTWriteResponse: ATTPDUCoding {
+public struct ATTWriteResponse: ATTOpcodeOnlyLayout {
+    /// 0x13, ATT_WRITE_RSP.
     public static let opcode = ATTOpcode.writeResponse
 
     /// Makes the PDU.
     public init() {}
-
-    public init(bytes: [UInt8]) throws(ATTDecodingError) {
-        let reader = try ATTPDUReader(bytes, opcode: Self.opcode)
-        try reader.end()
-    }
-
-    public var bytes: [UInt8] {
-        [Self.opcode.rawValue]
-    }
 }
 
 /// ATT_WRITE_CMD (Core v5.4 Vol 3 Part F §3.4.5.3).
 ///
 /// Layout: Opcode 0x52, Attribute Handle (2), Attribute Value (the rest).
-public struct ATTWriteCommand: ATTCommandPDU {
+public struct ATTWriteCommand: ATTCommandPDU, ATTHandleValueLayout {
+    /// 0x52, ATT_WRITE_CMD (Command Flag set on method 0x12).
     public static let opcode = ATTOpcode.writeCommand
     /// The handle to write.
     public var attributeHandle: UInt16
@@ -66,19 +46,5 @@ public struct ATTWriteCommand: ATTCommandPDU {
     public init(attributeHandle: UInt16, attributeValue: [UInt8]) {
         self.attributeHandle = attributeHandle
         self.attributeValue = attributeValue
-    }
-
-    public init(bytes: [UInt8]) throws(ATTDecodingError) {
-        var reader = try ATTPDUReader(bytes, opcode: Self.opcode)
-        attributeHandle = try reader.uint16("Attribute Handle")
-        attributeValue = reader.rest()
-    }
-
-    public var bytes: [UInt8] {
-        var writer = ByteWriter(capacity: 3 + attributeValue.count)
-        writer.write(Self.opcode.rawValue)
-        writer.write(attributeHandle)
-        writer.write(contentsOf: attributeValue)
-        return writer.bytes
     }
 }

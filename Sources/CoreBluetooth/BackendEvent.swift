@@ -1,8 +1,9 @@
 // What the host runtime reports to the CoreBluetooth facade: state, advertisements, connections, GATT results.
+import Advertising
 import BluetoothCore
 
 /// An event from a ``CentralBackend``.
-public enum BackendEvent: Sendable, Equatable {
+package enum BackendEvent: Sendable, Equatable {
     /// The manager state; `controller` is the controller's public address (BD_ADDR, Read BD_ADDR Vol 4 Part E
     /// §7.4.6) once known, used to derive peripheral identifiers. Every state below `.poweredOn` ends scanning
     /// and every connection without further events.
@@ -31,7 +32,7 @@ public enum BackendEvent: Sendable, Equatable {
 }
 
 /// The result of a request.
-public enum BackendResponse: Sendable, Equatable {
+package enum BackendResponse: Sendable, Equatable {
     /// Services found (primary or included).
     case services([DiscoveredService])
     /// Characteristics found.
@@ -49,7 +50,7 @@ public enum BackendResponse: Sendable, Equatable {
 }
 
 /// Why a request failed.
-public enum BackendError: Error, Sendable, Equatable {
+package enum BackendError: Error, Sendable, Equatable {
     /// An ATT Error Response with this Error Code (Vol 3 Part F §3.4.1.1) → `CBATTError`.
     case att(UInt8)
     /// The ATT transaction timed out (30 s, Vol 3 Part F §3.3.3) → `CBError.connectionTimeout`.
@@ -63,18 +64,18 @@ public enum BackendError: Error, Sendable, Equatable {
 }
 
 /// A service found by discovery (Vol 3 Part G §4.4, §4.5).
-public struct DiscoveredService: Sendable, Hashable {
+package struct DiscoveredService: Sendable, Hashable {
     /// The service UUID.
-    public var uuid: BluetoothUUID
+    package var uuid: BluetoothUUID
     /// True for a primary service (0x2800), false for a secondary one (0x2801).
-    public var isPrimary: Bool
+    package var isPrimary: Bool
     /// The service's first handle (its declaration).
-    public var startHandle: UInt16
+    package var startHandle: UInt16
     /// The service's last handle.
-    public var endHandle: UInt16
+    package var endHandle: UInt16
 
     /// Makes a discovered service.
-    public init(uuid: BluetoothUUID, isPrimary: Bool, startHandle: UInt16, endHandle: UInt16) {
+    package init(uuid: BluetoothUUID, isPrimary: Bool, startHandle: UInt16, endHandle: UInt16) {
         self.uuid = uuid
         self.isPrimary = isPrimary
         self.startHandle = startHandle
@@ -83,20 +84,20 @@ public struct DiscoveredService: Sendable, Hashable {
 }
 
 /// A characteristic found by discovery: the declaration (Vol 3 Part G §3.3.1) and its extent.
-public struct DiscoveredCharacteristic: Sendable, Hashable {
+package struct DiscoveredCharacteristic: Sendable, Hashable {
     /// The characteristic UUID.
-    public var uuid: BluetoothUUID
+    package var uuid: BluetoothUUID
     /// The Characteristic Properties byte (Vol 3 Part G §3.3.1.1).
-    public var properties: UInt8
+    package var properties: UInt8
     /// The handle of the declaration (0x2803).
-    public var declarationHandle: UInt16
+    package var declarationHandle: UInt16
     /// The handle of the value.
-    public var valueHandle: UInt16
+    package var valueHandle: UInt16
     /// The last handle of the characteristic definition (before the next declaration or the service end).
-    public var endHandle: UInt16
+    package var endHandle: UInt16
 
     /// Makes a discovered characteristic.
-    public init(uuid: BluetoothUUID, properties: UInt8, declarationHandle: UInt16, valueHandle: UInt16, endHandle: UInt16) {
+    package init(uuid: BluetoothUUID, properties: UInt8, declarationHandle: UInt16, valueHandle: UInt16, endHandle: UInt16) {
         self.uuid = uuid
         self.properties = properties
         self.declarationHandle = declarationHandle
@@ -106,14 +107,14 @@ public struct DiscoveredCharacteristic: Sendable, Hashable {
 }
 
 /// A descriptor found by discovery (Vol 3 Part G §4.7.1).
-public struct DiscoveredDescriptor: Sendable, Hashable {
+package struct DiscoveredDescriptor: Sendable, Hashable {
     /// The descriptor UUID.
-    public var uuid: BluetoothUUID
+    package var uuid: BluetoothUUID
     /// Its handle.
-    public var handle: UInt16
+    package var handle: UInt16
 
     /// Makes a discovered descriptor.
-    public init(uuid: BluetoothUUID, handle: UInt16) {
+    package init(uuid: BluetoothUUID, handle: UInt16) {
         self.uuid = uuid
         self.handle = handle
     }
@@ -121,30 +122,31 @@ public struct DiscoveredDescriptor: Sendable, Hashable {
 
 /// One advertisement as the facade needs it: advertising data and scan response already merged by the backend
 /// (AD structures of Core Supplement v11 Part A), plus the report's RSSI and event type.
-public struct AdvertisementReport: Sendable, Equatable {
+package struct AdvertisementReport: Sendable, Equatable {
     /// The advertiser.
-    public var peer: PeerAddress
+    package var peer: PeerAddress
     /// RSSI in dBm, nil when the controller gave 127 (not available; Vol 4 Part E §7.7.65.2).
-    public var rssi: Int?
+    package var rssi: Int?
     /// Local name (Complete 0x09, else Shortened 0x08).
-    public var localName: String?
-    /// Manufacturer Specific Data (0xFF): company identifier (Assigned Numbers) and the bytes after it.
-    public var manufacturerData: ManufacturerData?
+    package var localName: String?
+    /// Manufacturer Specific Data (0xFF): company identifier (Assigned Numbers) and the bytes after it; the
+    /// Advertising layer's type (one type across the layers).
+    package var manufacturerData: Advertising.ManufacturerData?
     /// Service Data (0x16/0x20/0x21), by service UUID.
-    public var serviceData: [BluetoothUUID: [UInt8]]
+    package var serviceData: [BluetoothUUID: [UInt8]]
     /// Service UUIDs (0x02-0x07), in the order advertised.
-    public var serviceUUIDs: [BluetoothUUID]
+    package var serviceUUIDs: [BluetoothUUID]
     /// Apple "overflow area" service UUIDs, if the backend decodes them (best effort).
-    public var overflowServiceUUIDs: [BluetoothUUID]
+    package var overflowServiceUUIDs: [BluetoothUUID]
     /// TX Power Level (0x0A), dBm.
-    public var txPowerLevel: Int?
+    package var txPowerLevel: Int?
     /// Whether the advertising event type is connectable.
-    public var isConnectable: Bool
+    package var isConnectable: Bool
     /// Service Solicitation UUIDs (0x14/0x15/0x1F).
-    public var solicitedServiceUUIDs: [BluetoothUUID]
+    package var solicitedServiceUUIDs: [BluetoothUUID]
 
     /// Makes a report; empty collections and nils by default.
-    public init(peer: PeerAddress, rssi: Int?, localName: String? = nil, manufacturerData: ManufacturerData? = nil,
+    package init(peer: PeerAddress, rssi: Int?, localName: String? = nil, manufacturerData: Advertising.ManufacturerData? = nil,
                 serviceData: [BluetoothUUID: [UInt8]] = [:], serviceUUIDs: [BluetoothUUID] = [],
                 overflowServiceUUIDs: [BluetoothUUID] = [], txPowerLevel: Int? = nil, isConnectable: Bool,
                 solicitedServiceUUIDs: [BluetoothUUID] = []) {
@@ -158,20 +160,5 @@ public struct AdvertisementReport: Sendable, Equatable {
         self.txPowerLevel = txPowerLevel
         self.isConnectable = isConnectable
         self.solicitedServiceUUIDs = solicitedServiceUUIDs
-    }
-}
-
-/// Manufacturer Specific Data: on air the company identifier (2 bytes, little-endian) then `payload`
-/// (Core Supplement v11 Part A §1.4).
-public struct ManufacturerData: Sendable, Hashable {
-    /// The company identifier (Bluetooth Assigned Numbers §7), e.g. 0x004C Apple.
-    public var companyIdentifier: UInt16
-    /// The bytes after the company identifier.
-    public var payload: [UInt8]
-
-    /// Makes manufacturer data.
-    public init(companyIdentifier: UInt16, payload: [UInt8]) {
-        self.companyIdentifier = companyIdentifier
-        self.payload = payload
     }
 }

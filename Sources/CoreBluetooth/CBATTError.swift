@@ -63,8 +63,9 @@ public struct CBATTError: CustomNSError, Hashable, Sendable {
         self.userInfo = userInfo
     }
 
-    /// Makes an error from the ATT Error Code byte of an Error Response (Core v5.4 Vol 3 Part F §3.4.1.1).
-    public init(attErrorCode byte: UInt8) {
+    /// Makes an error from the ATT Error Code byte of an Error Response (Core v5.4 Vol 3 Part F §3.4.1.1); the
+    /// backend mapping's initialiser, not Apple API.
+    package init(attErrorCode byte: UInt8) {
         self.errorCode = Int(byte)
         self.userInfo = [:]
     }
@@ -104,29 +105,47 @@ public struct CBATTError: CustomNSError, Hashable, Sendable {
         }
     }
 
+    /// ``Code/success`` (0x00, no error), as Apple's imported `CBATTError.success`.
     public static var success: Code { .success }
+    /// ``Code/invalidHandle``: ATT error 0x01 Invalid Handle.
     public static var invalidHandle: Code { .invalidHandle }
+    /// ``Code/readNotPermitted``: ATT error 0x02 Read Not Permitted.
     public static var readNotPermitted: Code { .readNotPermitted }
+    /// ``Code/writeNotPermitted``: ATT error 0x03 Write Not Permitted.
     public static var writeNotPermitted: Code { .writeNotPermitted }
+    /// ``Code/invalidPdu``: ATT error 0x04 Invalid PDU.
     public static var invalidPdu: Code { .invalidPdu }
+    /// ``Code/insufficientAuthentication``: ATT error 0x05 Insufficient Authentication.
     public static var insufficientAuthentication: Code { .insufficientAuthentication }
+    /// ``Code/requestNotSupported``: ATT error 0x06 Request Not Supported.
     public static var requestNotSupported: Code { .requestNotSupported }
+    /// ``Code/invalidOffset``: ATT error 0x07 Invalid Offset.
     public static var invalidOffset: Code { .invalidOffset }
+    /// ``Code/insufficientAuthorization``: ATT error 0x08 Insufficient Authorization.
     public static var insufficientAuthorization: Code { .insufficientAuthorization }
+    /// ``Code/prepareQueueFull``: ATT error 0x09 Prepare Queue Full.
     public static var prepareQueueFull: Code { .prepareQueueFull }
+    /// ``Code/attributeNotFound``: ATT error 0x0A Attribute Not Found.
     public static var attributeNotFound: Code { .attributeNotFound }
+    /// ``Code/attributeNotLong``: ATT error 0x0B Attribute Not Long.
     public static var attributeNotLong: Code { .attributeNotLong }
+    /// ``Code/insufficientEncryptionKeySize``: ATT error 0x0C Encryption Key Size Too Short.
     public static var insufficientEncryptionKeySize: Code { .insufficientEncryptionKeySize }
+    /// ``Code/invalidAttributeValueLength``: ATT error 0x0D Invalid Attribute Value Length.
     public static var invalidAttributeValueLength: Code { .invalidAttributeValueLength }
+    /// ``Code/unlikelyError``: ATT error 0x0E Unlikely Error (also the code of errors Apple's enum does not name).
     public static var unlikelyError: Code { .unlikelyError }
+    /// ``Code/insufficientEncryption``: ATT error 0x0F Insufficient Encryption.
     public static var insufficientEncryption: Code { .insufficientEncryption }
+    /// ``Code/unsupportedGroupType``: ATT error 0x10 Unsupported Group Type.
     public static var unsupportedGroupType: Code { .unsupportedGroupType }
+    /// ``Code/insufficientResources``: ATT error 0x11 Insufficient Resources.
     public static var insufficientResources: Code { .insufficientResources }
 
 }
 
 extension CBATTError.Code {
-    /// Matches an error of this code: `case CBError.Code.peripheralDisconnected` / `case .peripheralDisconnected` in a `catch`.
+    /// Matches an error of this code: `case CBATTError.Code.attributeNotFound` / `case .attributeNotFound` in a `catch`.
     public static func ~= (code: CBATTError.Code, error: any Error) -> Bool {
         (error as? CBATTError)?.code == code
     }

@@ -7,7 +7,7 @@ import Foundation
 /// Delegate methods run on the queue given at init (the main queue when nil: a daemon must run `dispatchMain()` or
 /// the main RunLoop). Commands are refused with `[CoreBluetooth] API MISUSE: ...` on standard error unless the state
 /// is `.poweredOn`. The controller is chosen by `CBCentralManagerOptionTransportKey`, else the environment variable
-/// `OCB_TRANSPORT`, else the kernel socket on hci0 (see ``CentralTransport``).
+/// `OCB_TRANSPORT`, else the kernel socket on hci0.
 ///
 /// State restoration: with `CBCentralManagerOptionRestoreIdentifierKey` the manager keeps its connected and pending
 /// peripherals and its scan in `<identifier>.json` (see `RestorationStore`: `$OCB_STATE_DIR`, else
@@ -75,11 +75,14 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
             }
             transport = parsed
         }
-        return (CentralBackendFactory.make(CentralBackendConfiguration(transport: transport, restoreIdentifier: restoreIdentifier)), directory)
+        let btsnoopPath = (options?[CBCentralManagerOptionBtsnoopPathKey] as? String).flatMap { $0.isEmpty ? nil : $0 }
+        return (CentralBackendFactory.make(CentralBackendConfiguration(transport: transport, restoreIdentifier: restoreIdentifier,
+                                                                       btsnoopPath: btsnoopPath)), directory)
     }
 
-    /// Makes a manager over a given backend, keeping restoration state under `stateDirectory` (tests, tools).
-    public init(delegate: (any CBCentralManagerDelegate)?, queue: DispatchQueue?, options: [String: Any]?,
+    /// Makes a manager over a given backend, keeping restoration state under `stateDirectory` (the test seam of this
+    /// package's tests, tools and examples; not part of the public API).
+    package init(delegate: (any CBCentralManagerDelegate)?, queue: DispatchQueue?, options: [String: Any]?,
                 backend: any CentralBackend, stateDirectory: URL) {
         self.queue = queue ?? DispatchQueue.main
         self.backend = backend
@@ -107,7 +110,11 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     /// True between `scanForPeripherals(withServices:options:)` and `stopScan()` (or a state below `.poweredOn`).
     public var isScanning: Bool { lock.run { storedIsScanning } }
 
-    /// Whether the controller supports `features`. Set by the host runtime through `CentralBackendFactory.supportedFeatures`.
+    /// Whether the controller supports `features`: what the last controller any manager of this process brought up
+    /// offers (``Feature/extendedScanAndConnect``: its Supported Commands list LE Set Extended Scan Parameters,
+    /// LE Set Extended Scan Enable and LE Extended Create Connection, Core v5.4 Vol 4 Part E §6.27 octet 37 bits 5-7).
+    /// False for every feature before a controller came up. iOS answers for the device's own controller; here each
+    /// manager may have its own, so this is a process-wide best answer (`CentralBackendFactory.supportedFeatures`).
     public class func supports(_ features: Feature) -> Bool {
         CentralBackendFactory.supportedFeatures.contains(features)
     }
@@ -120,7 +127,8 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
         let parameters = ScanParameters(
             services: serviceUUIDs?.map(\.bluetoothUUID),
             allowDuplicates: Self.bool(options?[CBCentralManagerScanOptionAllowDuplicatesKey]),
-            solicitedServices: (options?[CBCentralManagerScanOptionSolicitedServiceUUIDsKey] as? [CBUUID])?.map(\.bluetoothUUID) ?? [])
+            solicitedServices: (options?[CBCentralManagerScanOptionSolicitedServiceUUIDsKey] as? [CBUUID])?.map(\.bluetoothUUID) ?? [],
+            passive: Self.bool(options?[CBCentralManagerScanOptionPassiveKey]))
         let accepted: Bool = lock.run {
             guard storedState == .poweredOn else { return false }
             storedIsScanning = true
@@ -252,9 +260,13 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
         queue.async { self.delegate?.centralManager(self, didRetrieveConnectedPeripherals: found) }
     }
 
-    /// iOS 13 connection events: not available on Linux (logged; no event is ever reported).
-    public func registerForConnectionEvents(options: [String: Any]? = nil) {
-        Diagnostics.warning("registerForConnectionEvents(options:) is not supported on Linux")
+    /// Registers for connection events matching `options` (iOS 13; keys ``CBConnectionEventMatchingOption/serviceUUIDs``
+    /// and ``CBConnectionEventMatchingOption/peripheralUUIDs``; nil clears the registration). Not supported on Linux:
+    /// a registration (non-nil options) logs `[CoreBluetooth] WARNING: ...` and
+    /// `centralManager(_:connectionEventDidOccur:for:)` is never called; a nil clear is silent.
+    public func registerForConnectionEvents(options: [CBConnectionEventMatchingOption: Any]? = nil) {
+        guard options != nil else { return }
+        Diagnostics.warning("registerForConnectionEvents(options:) is not supported on Linux; connectionEventDidOccur will never be called")
     }
 
     // MARK: Internals
@@ -296,8 +308,9 @@ extension CentralBackendFactory {
     private static let featureLock = StateLock()
     nonisolated(unsafe) private static var featureStorage: CBCentralManager.Feature = []
 
-    /// What `CBCentralManager.supports(_:)` answers; empty until the host runtime sets it.
-    public static var supportedFeatures: CBCentralManager.Feature {
+    /// What `CBCentralManager.supports(_:)` answers: empty until a ``HostCentralBackend`` brings a controller up, then
+    /// the features of the last one brought up (`CBCentralManager.Feature(controller:)`).
+    package static var supportedFeatures: CBCentralManager.Feature {
         get { featureLock.run { featureStorage } }
         set { featureLock.run { featureStorage = newValue } }
     }

@@ -39,18 +39,29 @@ public protocol CBCentralManagerDelegate: NSObjectProtocol {
 }
 
 extension CBCentralManagerDelegate {
+    /// Default: ignores the restored state.
     public func centralManager(_ central: CBCentralManager, willRestoreState dict: [String: Any]) {}
+    /// Default: ignores the discovery.
     public func centralManager(_ central: CBCentralManager, didDiscover peripheral: CBPeripheral,
                                advertisementData: [String: Any], rssi RSSI: NSNumber) {}
+    /// Default: does nothing (`peripheral.state` is already `.connected`).
     public func centralManager(_ central: CBCentralManager, didConnect peripheral: CBPeripheral) {}
+    /// Default: does nothing (`peripheral.state` is back to `.disconnected`).
     public func centralManager(_ central: CBCentralManager, didFailToConnect peripheral: CBPeripheral, error: (any Error)?) {}
+    /// Default: does nothing (also called by the default of the `timestamp:isReconnecting:` form).
     public func centralManager(_ central: CBCentralManager, didDisconnectPeripheral peripheral: CBPeripheral, error: (any Error)?) {}
+    /// Default: forwards to `centralManager(_:didDisconnectPeripheral:error:)`, dropping `timestamp` and
+    /// `isReconnecting`.
     public func centralManager(_ central: CBCentralManager, didDisconnectPeripheral peripheral: CBPeripheral,
                                timestamp: CFAbsoluteTime, isReconnecting: Bool, error: (any Error)?) {
         centralManager(central, didDisconnectPeripheral: peripheral, error: error)
     }
+    /// Default: does nothing (never called on Linux).
     public func centralManager(_ central: CBCentralManager, connectionEventDidOccur event: CBConnectionEvent, for peripheral: CBPeripheral) {}
+    /// Default: does nothing (never called on Linux).
     public func centralManager(_ central: CBCentralManager, didUpdateANCSAuthorizationFor peripheral: CBPeripheral) {}
+    /// Default: drops the answer to `retrievePeripherals(_:)`.
     public func centralManager(_ central: CBCentralManager, didRetrievePeripherals peripherals: [CBPeripheral]) {}
+    /// Default: drops the answer to `retrieveConnectedPeripherals()`.
     public func centralManager(_ central: CBCentralManager, didRetrieveConnectedPeripherals peripherals: [CBPeripheral]) {}
 }

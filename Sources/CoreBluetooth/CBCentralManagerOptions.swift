@@ -1,4 +1,4 @@
-// The option keys of CBCentralManager's initialiser, scan, connect and state restoration, plus the Linux transport key.
+// The option keys of CBCentralManager's initialiser, scan, connect and state restoration, with Apple's raw values.
 
 // MARK: Initialisation options (init(delegate:queue:options:))
 
@@ -6,10 +6,6 @@
 public let CBCentralManagerOptionShowPowerAlertKey: String = "kCBInitOptionShowPowerAlert"
 /// `String`: opts in to state preservation and restoration under this identifier (a state file, see `CBCentralManager`).
 public let CBCentralManagerOptionRestoreIdentifierKey: String = "kCBInitOptionRestoreIdentifier"
-/// Linux only, `String`: the controller to use. Same syntax as the `OCB_TRANSPORT` environment variable:
-/// `hci0` (kernel HCI socket, the default), `user:hci0` (HCI user channel), `tcp:HOST:PORT` (H4 over TCP),
-/// `serial:/dev/ttyUSB0@1000000` (H4 over a UART at that baud rate). See ``CentralTransport``.
-public let CBCentralManagerOptionTransportKey: String = "kOCBInitOptionTransport"
 
 // MARK: Scan options (scanForPeripherals(withServices:options:))
 

@@ -33,8 +33,8 @@ public struct CBError: CustomNSError, Hashable, Sendable {
         case connectionFailed = 10
         /// 11: the connection limit was reached.
         case connectionLimitReached = 11
-        /// 12: unknown device (Apple's spelling).
-        case unkownDevice = 12
+        /// 12: unknown device (iOS 13 name; the raw value Apple's earlier `unkownDevice` had).
+        case unknownDevice = 12
         /// 13: the operation is not supported.
         case operationNotSupported = 13
         /// 14: the peer removed its pairing information (HCI reason 0x06 PIN or Key Missing).
@@ -43,9 +43,15 @@ public struct CBError: CustomNSError, Hashable, Sendable {
         case encryptionTimedOut = 15
         /// 16: too many LE devices are paired.
         case tooManyLEPairedDevices = 16
+        /// 17: iOS stopped a background app's notifications for exceeding its limit (iOS 16.4). Never produced on
+        /// Linux, which has no background notification limit.
+        case leGattExceededBackgroundNotificationLimit = 17
+        /// 18: a background app is near its notification limit (iOS 16.4). Never produced on Linux.
+        case leGattNearBackgroundNotificationLimit = 18
 
-        /// 12: unknown device, correctly spelled alias of `unkownDevice`.
-        public static var unknownDevice: Code { .unkownDevice }
+        /// 12: unknown device under its iOS 9-12 misspelling, as Apple's SDK keeps it (deprecated there in iOS 13).
+        @available(*, deprecated, renamed: "unknownDevice")
+        public static var unkownDevice: Code { .unknownDevice }
     }
 
     /// The code.
@@ -69,25 +75,47 @@ public struct CBError: CustomNSError, Hashable, Sendable {
     /// The localized description, Apple's English text.
     public var localizedDescription: String { Self.message(code) }
 
+    /// ``Code/unknown`` (0), as Apple's imported `CBError.unknown`.
     public static var unknown: Code { .unknown }
+    /// ``Code/invalidParameters`` (1).
     public static var invalidParameters: Code { .invalidParameters }
+    /// ``Code/invalidHandle`` (2): the attribute was invalidated (e.g. by Service Changed).
     public static var invalidHandle: Code { .invalidHandle }
+    /// ``Code/notConnected`` (3).
     public static var notConnected: Code { .notConnected }
+    /// ``Code/outOfSpace`` (4).
     public static var outOfSpace: Code { .outOfSpace }
+    /// ``Code/operationCancelled`` (5).
     public static var operationCancelled: Code { .operationCancelled }
+    /// ``Code/connectionTimeout`` (6): supervision timeout (HCI 0x08) or ATT transaction timeout (30 s).
     public static var connectionTimeout: Code { .connectionTimeout }
+    /// ``Code/peripheralDisconnected`` (7).
     public static var peripheralDisconnected: Code { .peripheralDisconnected }
+    /// ``Code/uuidNotAllowed`` (8).
     public static var uuidNotAllowed: Code { .uuidNotAllowed }
+    /// ``Code/alreadyAdvertising`` (9, peripheral role; never raised by this central-only stack).
     public static var alreadyAdvertising: Code { .alreadyAdvertising }
+    /// ``Code/connectionFailed`` (10).
     public static var connectionFailed: Code { .connectionFailed }
+    /// ``Code/connectionLimitReached`` (11).
     public static var connectionLimitReached: Code { .connectionLimitReached }
-    public static var unkownDevice: Code { .unkownDevice }
-    public static var unknownDevice: Code { .unkownDevice }
+    /// ``Code/unknownDevice`` (12) under its iOS 9-12 misspelling (deprecated by Apple in iOS 13).
+    @available(*, deprecated, renamed: "unknownDevice")
+    public static var unkownDevice: Code { .unknownDevice }
+    /// ``Code/unknownDevice`` (12).
+    public static var unknownDevice: Code { .unknownDevice }
+    /// ``Code/operationNotSupported`` (13).
     public static var operationNotSupported: Code { .operationNotSupported }
+    /// ``Code/peerRemovedPairingInformation`` (14).
     public static var peerRemovedPairingInformation: Code { .peerRemovedPairingInformation }
+    /// ``Code/encryptionTimedOut`` (15).
     public static var encryptionTimedOut: Code { .encryptionTimedOut }
+    /// ``Code/tooManyLEPairedDevices`` (16).
     public static var tooManyLEPairedDevices: Code { .tooManyLEPairedDevices }
-
+    /// ``Code/leGattExceededBackgroundNotificationLimit`` (17; never produced on Linux).
+    public static var leGattExceededBackgroundNotificationLimit: Code { .leGattExceededBackgroundNotificationLimit }
+    /// ``Code/leGattNearBackgroundNotificationLimit`` (18; never produced on Linux).
+    public static var leGattNearBackgroundNotificationLimit: Code { .leGattNearBackgroundNotificationLimit }
 
     static func message(_ code: Code) -> String {
         switch code {
@@ -103,11 +131,13 @@ public struct CBError: CustomNSError, Hashable, Sendable {
         case .alreadyAdvertising: "The peripheral is already advertising."
         case .connectionFailed: "The connection has failed unexpectedly."
         case .connectionLimitReached: "The device has reached the maximum connection limit."
-        case .unkownDevice: "Unknown device."
+        case .unknownDevice: "Unknown device."
         case .operationNotSupported: "The operation is not supported."
         case .peerRemovedPairingInformation: "Peer removed pairing information."
         case .encryptionTimedOut: "The encryption timed out."
         case .tooManyLEPairedDevices: "Too many LE devices are paired."
+        case .leGattExceededBackgroundNotificationLimit: "The background notification limit was exceeded."
+        case .leGattNearBackgroundNotificationLimit: "The background notification limit is near."
         }
     }
 }

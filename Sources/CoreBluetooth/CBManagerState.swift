@@ -34,8 +34,9 @@ public enum CBManagerState: Int, Sendable, CustomStringConvertible {
 
 /// Whether the app may use Bluetooth (Apple's `CBManagerAuthorization`, iOS 13+; raw values as in the SDK).
 ///
-/// Linux has no per-app permission prompt: the value is `.allowedAlways` unless the transport
-/// reported `.unauthorized`, then `.denied`.
+/// Linux has no per-app permission prompt: `CBManager.authorization` is always `.allowedAlways`; missing
+/// capabilities (CAP_NET_ADMIN/CAP_NET_RAW) show as the manager state `.unauthorized` instead. The deprecated
+/// instance property (iOS 13.0) reads `.denied` while the state is `.unauthorized`.
 public enum CBManagerAuthorization: Int, Sendable {
     /// 0: the user has not chosen yet.
     case notDetermined = 0

@@ -1,8 +1,8 @@
 // CBPeer: the base of remote devices, identified by a UUID.
 import Foundation
 
-/// A remote device (Apple's `CBPeer`).
-open class CBPeer: NSObject, @unchecked Sendable {
+/// A remote device (Apple's `CBPeer`; `NSCopying` as in the SDK).
+open class CBPeer: NSObject, NSCopying, @unchecked Sendable {
     /// The device's stable identifier: the same for the same device seen through the same controller
     /// (a name-based UUID of both addresses, see `CBPeripheral`).
     public let identifier: UUID
@@ -11,4 +11,7 @@ open class CBPeer: NSObject, @unchecked Sendable {
         self.identifier = identifier
         super.init()
     }
+
+    /// Returns `self`: a peer object stands for its device, so a copy is the same object (NSCopying).
+    open func copy(with zone: NSZone? = nil) -> Any { self }
 }

@@ -4,7 +4,7 @@ import Foundation
 
 /// A remote peripheral (Apple's `CBPeripheral`).
 ///
-/// Requests (discover, read, write, notify, RSSI) are queued per peripheral and answered on the manager's queue
+/// Requests (discover, read, write, notify, RSSI, L2CAP channel) are queued per peripheral and answered on the manager's queue
 /// in the order they were made, each by exactly one delegate callback with a value or an error:
 /// - not connected → `CBError.notConnected` (and an API MISUSE log line, as iOS logs);
 /// - an attribute invalidated by a disconnect or Service Changed → `CBError.invalidHandle`;
@@ -30,6 +30,8 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
     var storedServices: [CBService]?
     var mtu = 23
     var storedCanSend = true
+    /// The last RSSI `readRSSI()` read, dBm (the deprecated `rssi` property).
+    var storedRSSI: NSNumber?
     /// Requests not yet answered, oldest first.
     var operations: [PendingOperation] = []
     /// Set by cancelPeripheralConnection until the link is down.
@@ -61,6 +63,11 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
     public var canSendWriteWithoutResponse: Bool { lock.run { storedCanSend } }
     /// Whether ANCS is authorized; always false on Linux.
     public var ancsAuthorized: Bool { false }
+    /// The RSSI of the connection in dBm from the last successful `readRSSI()` (HCI Read RSSI, Core v5.4 Vol 4
+    /// Part E §7.5.4), nil before the first (iOS 5-8 API). Set just before `peripheral(_:didReadRSSI:error:)` is
+    /// called; kept after a disconnect; never set from advertisements.
+    @available(*, deprecated, message: "Use peripheral(_:didReadRSSI:error:) instead")
+    public var rssi: NSNumber? { lock.run { storedRSSI } }
 
     /// The largest value one write can carry: without response ATT_MTU-3 (Core v5.4 Vol 3 Part F §3.4.5.3), at
     /// most 512, the maximum attribute value length (Vol 3 Part F §3.2.9: a server drops a longer Write Command);
@@ -164,9 +171,20 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
         }
     }
 
-    /// Reads the connection's RSSI; answers `peripheral(_:didReadRSSI:error:)`.
+    /// Reads the connection's RSSI; answers `peripheral(_:didReadRSSI:error:)` (and updates the deprecated `rssi`).
     public func readRSSI() {
         enqueue(.readRSSI) { nil }
+    }
+
+    /// Opens an L2CAP connection-oriented channel to `PSM` (iOS 11); answers `peripheral(_:didOpen:error:)`.
+    ///
+    /// Linux: LE credit based channels (Core v5.4 Vol 3 Part A §4.22) are not implemented in this stack yet.
+    /// Every call logs `[CoreBluetooth] WARNING: ...` and is answered, on the manager's queue in order with the
+    /// peripheral's other requests, by `peripheral(_:didOpen:error:)` with a nil channel and
+    /// `CBError.operationNotSupported` (`CBError.notConnected` when the peripheral is not connected).
+    public func openL2CAPChannel(_ PSM: CBL2CAPPSM) {
+        Diagnostics.warning("openL2CAPChannel(\(PSM)) is not supported on Linux yet (no LE credit based channels): answering didOpen with CBError.operationNotSupported")
+        enqueue(.openL2CAPChannel(PSM)) { CBError(.operationNotSupported) }
     }
 
     open override var description: String {

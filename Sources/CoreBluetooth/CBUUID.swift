@@ -6,18 +6,18 @@ import Foundation
 ///
 /// Short forms lie on the Base UUID, so `CBUUID(string: "180D") == CBUUID(string: "0000180D-0000-1000-8000-00805F9B34FB")`.
 /// `uuidString` and `data` use the shortest form ("180D", 2 bytes big-endian `18 0D`); `description` gives the
-/// SIG name when ``nameLookup`` knows one ("Heart Rate"), otherwise `uuidString`.
+/// SIG name when the Bluetooth SIG assigned numbers know one ("Heart Rate"), otherwise `uuidString`.
 ///
 /// Malformed input: Apple raises an Objective-C exception for an invalid string or data length. Here nothing traps:
 /// `init(string:)` / `init(data:)` log `[CoreBluetooth] API MISUSE: ...` and yield the all-zero 128-bit UUID
 /// `00000000-0000-0000-0000-000000000000`, which matches no real attribute. Use ``init(validating:)`` to get `nil`
 /// instead when the text comes from outside.
 open class CBUUID: NSObject, NSCopying, @unchecked Sendable {
-    /// The UUID value.
-    public let bluetoothUUID: BluetoothUUID
+    /// The UUID value (this package's layers work with `BluetoothCore.BluetoothUUID`).
+    package let bluetoothUUID: BluetoothUUID
 
     /// Makes a CBUUID from a BluetoothCore UUID.
-    public init(bluetoothUUID: BluetoothUUID) {
+    package init(bluetoothUUID: BluetoothUUID) {
         self.bluetoothUUID = bluetoothUUID
         super.init()
     }
@@ -50,7 +50,9 @@ open class CBUUID: NSObject, NSCopying, @unchecked Sendable {
         self.init(bluetoothUUID: BluetoothUUID(bigEndianBytes: bytes) ?? BluetoothUUID(high: 0, low: 0))
     }
 
-    /// Parses like ``init(string:)`` but returns nil for malformed text instead of logging (for outside input).
+    /// Linux only (an OpenCoreBluetooth addition, not in Apple's SDK): parses like ``init(string:)`` but returns nil
+    /// for malformed text instead of logging and giving the zero UUID, for UUIDs typed by a user or read from a file.
+    /// Accepts the forms of ``init(string:)``: 4, 8 or 36 hexadecimal characters (with dashes), either case.
     public convenience init?(validating string: String) {
         guard let uuid = BluetoothUUID(string) else { return nil }
         self.init(bluetoothUUID: uuid)
@@ -67,18 +69,22 @@ open class CBUUID: NSObject, NSCopying, @unchecked Sendable {
         return Data(bytes)
     }
 
-    /// The SIG-assigned name if ``nameLookup`` knows the UUID, otherwise `uuidString`.
+    /// The SIG-assigned name (Bluetooth Assigned Numbers) when the UUID has one, otherwise `uuidString`.
     open override var description: String { Self.nameLookup(bluetoothUUID) ?? uuidString }
 
     open override var debugDescription: String { description }
 
+    /// True for another `CBUUID` with the same 128-bit value, whatever the form it was made from
+    /// (`CBUUID(string: "180D")` equals `CBUUID(string: "0000180D-0000-1000-8000-00805F9B34FB")`).
     open override func isEqual(_ object: Any?) -> Bool {
         guard let other = object as? CBUUID else { return false }
         return other.bluetoothUUID == bluetoothUUID
     }
 
+    /// Hash of the 128-bit value, consistent with ``isEqual(_:)``.
     open override var hash: Int { bluetoothUUID.hashValue }
 
+    /// Returns `self`: a `CBUUID` is immutable (NSCopying).
     open func copy(with zone: NSZone? = nil) -> Any { self }
 
     // MARK: Name lookup hook
@@ -88,7 +94,7 @@ open class CBUUID: NSObject, NSCopying, @unchecked Sendable {
 
     /// Where `description` finds SIG names (e.g. 0x180D → "Heart Rate"); returns nil for unnamed UUIDs.
     /// The default is the Bluetooth SIG assigned-numbers table (`BluetoothCore.AssignedNumbers`); apps need not set it.
-    public static var nameLookup: @Sendable (BluetoothUUID) -> String? {
+    package static var nameLookup: @Sendable (BluetoothUUID) -> String? {
         get { lookupLock.run { lookupStorage } }
         set { lookupLock.run { lookupStorage = newValue } }
     }

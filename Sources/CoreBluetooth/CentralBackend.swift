@@ -5,53 +5,61 @@ import Host
 /// A remote LE device as the controller addresses it: its address and HCI address type
 /// (Core v5.4 Vol 4 Part E §7.7.65.2). The key of every peripheral in the backend interface; the same type as the
 /// host runtime's `Host.PeerAddress` (one type across the layers).
-public typealias PeerAddress = Host.PeerAddress
+package typealias PeerAddress = Host.PeerAddress
 
 extension Host.PeerAddress {
     /// Makes a peer address (the facade's spelling of `init(_:type:)`).
-    public init(address: BluetoothAddress, type: AddressType) {
+    package init(address: BluetoothAddress, type: AddressType) {
         self.init(address, type: type)
     }
 }
 
 /// A token the facade gives each request; the backend echoes it in the matching ``BackendEvent/response(_:_:_:)``.
-public struct RequestID: Hashable, Sendable, CustomStringConvertible {
+package struct RequestID: Hashable, Sendable, CustomStringConvertible {
     /// The number, unique per manager.
-    public let rawValue: UInt64
+    package let rawValue: UInt64
     /// Makes a token.
-    public init(rawValue: UInt64) { self.rawValue = rawValue }
-    public var description: String { "#\(rawValue)" }
+    package init(rawValue: UInt64) { self.rawValue = rawValue }
+    package var description: String { "#\(rawValue)" }
 }
 
 /// What to scan for. The facade filters and de-duplicates itself; the backend may use these to filter early.
-public struct ScanParameters: Hashable, Sendable {
+package struct ScanParameters: Hashable, Sendable {
     /// Services to look for in advertised service UUIDs; nil means every peripheral.
-    public var services: [BluetoothUUID]?
+    package var services: [BluetoothUUID]?
     /// Whether the app asked for every advertisement. The backend must deliver changed advertisements in any case
     /// (so controller-side duplicate filtering, Vol 4 Part E §7.8.11, is to be left off or reset often).
-    public var allowDuplicates: Bool
+    package var allowDuplicates: Bool
     /// Services to look for in Service Solicitation AD structures.
-    public var solicitedServices: [BluetoothUUID]
+    package var solicitedServices: [BluetoothUUID]
+    /// Linux only (`CBCentralManagerScanOptionPassiveKey`): scan passively, without scan requests
+    /// (LE_Scan_Type 0x00, Vol 4 Part E §7.8.10), so no scan responses are merged. False: active, as on iOS.
+    package var passive: Bool
 
     /// Makes scan parameters.
-    public init(services: [BluetoothUUID]?, allowDuplicates: Bool, solicitedServices: [BluetoothUUID]) {
+    package init(services: [BluetoothUUID]?, allowDuplicates: Bool, solicitedServices: [BluetoothUUID], passive: Bool = false) {
         self.services = services
         self.allowDuplicates = allowDuplicates
         self.solicitedServices = solicitedServices
+        self.passive = passive
     }
 }
 
 /// The controller to use, parsed from `CBCentralManagerOptionTransportKey` or `OCB_TRANSPORT`.
-public struct CentralBackendConfiguration: Sendable, Hashable {
+package struct CentralBackendConfiguration: Sendable, Hashable {
     /// The transport.
-    public var transport: CentralTransport
+    package var transport: CentralTransport
     /// The restore identifier, if the app opted in to state restoration.
-    public var restoreIdentifier: String?
+    package var restoreIdentifier: String?
+    /// Linux only (`CBCentralManagerOptionBtsnoopPathKey`): a btsnoop file (datalink 1002, H4) recording every HCI
+    /// packet of the session (the Host's `HostConfiguration.btsnoopPath`); nil records nothing.
+    package var btsnoopPath: String?
 
     /// Makes a configuration.
-    public init(transport: CentralTransport, restoreIdentifier: String?) {
+    package init(transport: CentralTransport, restoreIdentifier: String?, btsnoopPath: String? = nil) {
         self.transport = transport
         self.restoreIdentifier = restoreIdentifier
+        self.btsnoopPath = btsnoopPath
     }
 }
 
@@ -66,7 +74,7 @@ public struct CentralBackendConfiguration: Sendable, Hashable {
 /// - Every request gets exactly one response, or the peer's ``BackendEvent/disconnected(_:reason:)`` (which fails
 ///   it). `connect` ends in exactly one `connected`, `connectionFailed` or (after `cancelConnection`) `disconnected`.
 /// - Handles are ATT handles (Core v5.4 Vol 3 Part F §3.2.2); values are the bytes on air.
-public protocol CentralBackend: AnyObject, Sendable {
+package protocol CentralBackend: AnyObject, Sendable {
     /// Opens the transport and brings the controller up. Reports ``BackendEvent/stateChanged(_:controller:)`` first
     /// (at least once, even if the state is `.unsupported`), then every other event.
     func start(eventHandler: @escaping @Sendable (BackendEvent) -> Void)

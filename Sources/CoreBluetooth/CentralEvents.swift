@@ -170,7 +170,7 @@ extension CBCentralManager {
         var data: [String: Any] = [CBAdvertisementDataIsConnectable: NSNumber(value: report.isConnectable)]
         if let name = report.localName { data[CBAdvertisementDataLocalNameKey] = name }
         if let manufacturer = report.manufacturerData {
-            let id = manufacturer.companyIdentifier
+            let id = manufacturer.companyID
             data[CBAdvertisementDataManufacturerDataKey] = Data([UInt8(truncatingIfNeeded: id), UInt8(truncatingIfNeeded: id >> 8)] + manufacturer.payload)
         }
         if !report.serviceData.isEmpty {

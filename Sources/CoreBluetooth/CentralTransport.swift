@@ -6,7 +6,7 @@
 /// `hci0` kernel HCI socket of hci0 (the default); `user:hci0` HCI user channel (exclusive, needs the device down);
 /// `tcp:HOST:PORT` H4 over TCP (e.g. a virtual controller); `serial:/dev/ttyUSB0@1000000` H4 over a UART at a baud rate
 /// (`@BAUD` optional, 115200 by default).
-public enum CentralTransport: Sendable, Hashable, CustomStringConvertible {
+package enum CentralTransport: Sendable, Hashable, CustomStringConvertible {
     /// Kernel HCI socket on `hci<index>`.
     case kernel(index: UInt16)
     /// HCI user channel on `hci<index>`.
@@ -17,10 +17,10 @@ public enum CentralTransport: Sendable, Hashable, CustomStringConvertible {
     case serial(path: String, baudRate: Int)
 
     /// The default: the kernel socket on hci0.
-    public static let `default` = CentralTransport.kernel(index: 0)
+    package static let `default` = CentralTransport.kernel(index: 0)
 
     /// Parses the text syntax; nil if malformed (never traps).
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         if let index = Self.hciIndex(text) {
             self = .kernel(index: index)
         } else if text.hasPrefix("user:"), let index = Self.hciIndex(String(text.dropFirst(5))) {
@@ -47,7 +47,7 @@ public enum CentralTransport: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .kernel(let index): "hci\(index)"
         case .userChannel(let index): "user:hci\(index)"

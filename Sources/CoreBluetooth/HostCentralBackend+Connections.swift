@@ -8,7 +8,10 @@ extension HostCentralBackend {
     /// ATT_MTU offered at connection (the largest, Core v5.4 Vol 3 Part F §3.2.9: 512-byte values plus headers).
     static let offeredMTU: UInt16 = 517
 
-    public func connect(_ peer: PeerAddress) {
+    /// Asks the host to connect with no timeout (as iOS); a second call while connected or connecting is ignored.
+    /// Ends in ``BackendEvent/connected(_:mtu:)`` after the MTU exchange (offering 517), or
+    /// ``BackendEvent/connectionFailed(_:reason:)``.
+    package func connect(_ peer: PeerAddress) {
         queue.async { [self] in
             guard links[peer] == nil, !connecting.contains(peer) else { return }
             connecting.insert(peer)
@@ -16,7 +19,9 @@ extension HostCentralBackend {
         }
     }
 
-    public func cancelConnection(_ peer: PeerAddress) {
+    /// Disconnects a connected peer (HCI Disconnect, reason 0x13 Remote User Terminated Connection, Core v5.4 Vol 4
+    /// Part E §7.1.6) or cancels its pending attempt (LE Create Connection Cancel, §7.8.13); no effect otherwise.
+    package func cancelConnection(_ peer: PeerAddress) {
         queue.async { [self] in
             if let link = links[peer] {
                 // Disconnect with 0x13 Remote User Terminated Connection, as iOS (Vol 4 Part E §7.1.6).

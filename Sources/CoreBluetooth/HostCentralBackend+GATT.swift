@@ -20,7 +20,10 @@ extension HostCentralBackend {
         }
     }
 
-    public func discoverServices(_ peer: PeerAddress, request: RequestID, uuids: [BluetoothUUID]?) {
+    /// Discover Primary Service by Service UUID (Core v5.4 Vol 3 Part G §4.4.2) when `uuids` holds exactly one UUID,
+    /// else Discover All Primary Services (§4.4.1; the facade filters by `uuids`). Responds `.services`, or `.failure`
+    /// with the GATT error (`.disconnected` when the link is gone).
+    package func discoverServices(_ peer: PeerAddress, request: RequestID, uuids: [BluetoothUUID]?) {
         withClient(peer, request) { client, respond in
             let done: ([GATTService]) -> Void = { services in
                 respond(.services(services.map {
@@ -35,7 +38,9 @@ extension HostCentralBackend {
         }
     }
 
-    public func discoverIncludedServices(_ peer: PeerAddress, request: RequestID, in service: ClosedRange<UInt16>) {
+    /// Find Included Services (Core v5.4 Vol 3 Part G §4.5.1) in the service's handle range. Responds `.services`
+    /// (each `isPrimary` false), or `.failure`.
+    package func discoverIncludedServices(_ peer: PeerAddress, request: RequestID, in service: ClosedRange<UInt16>) {
         withClient(peer, request) { client, respond in
             client.findIncludedServices(of: Self.service(service, in: client)) { result in
                 answer(result, respond) { included in
@@ -47,7 +52,10 @@ extension HostCentralBackend {
         }
     }
 
-    public func discoverCharacteristics(_ peer: PeerAddress, request: RequestID, in service: ClosedRange<UInt16>, uuids: [BluetoothUUID]?) {
+    /// Discover Characteristics by UUID (Core v5.4 Vol 3 Part G §4.6.2) when `uuids` holds exactly one UUID, else
+    /// Discover All Characteristics of a Service (§4.6.1), in the service's handle range. Responds `.characteristics`
+    /// (properties byte as on air, §3.3.1.1), or `.failure`.
+    package func discoverCharacteristics(_ peer: PeerAddress, request: RequestID, in service: ClosedRange<UInt16>, uuids: [BluetoothUUID]?) {
         withClient(peer, request) { client, respond in
             let uuid = uuids?.count == 1 ? uuids?.first : nil
             client.discoverCharacteristics(of: Self.service(service, in: client), uuid: uuid) { result in
@@ -61,7 +69,9 @@ extension HostCentralBackend {
         }
     }
 
-    public func discoverDescriptors(_ peer: PeerAddress, request: RequestID, in range: ClosedRange<UInt16>) {
+    /// Discover All Characteristic Descriptors (Core v5.4 Vol 3 Part G §4.7.1) in `range` (value handle + 1 ...
+    /// characteristic end). Responds `.descriptors`, or `.failure`.
+    package func discoverDescriptors(_ peer: PeerAddress, request: RequestID, in range: ClosedRange<UInt16>) {
         withClient(peer, request) { client, respond in
             client.discoverDescriptors(of: Self.characteristic(descriptors: range, in: client)) { result in
                 answer(result, respond) { found in
@@ -73,7 +83,7 @@ extension HostCentralBackend {
 
     /// Reads in full (Read, then Read Blob while parts fill the PDU, Vol 3 Part G §4.8.3), as iOS always does.
     /// A read of the GAP Device Name (0x2A00, Vol 3 Part C §12.1) also reports ``BackendEvent/nameChanged(_:name:)``.
-    public func read(_ peer: PeerAddress, request: RequestID, handle: UInt16) {
+    package func read(_ peer: PeerAddress, request: RequestID, handle: UInt16) {
         withClient(peer, request) { [weak self] client, respond in
             let isDeviceName = client.cache.characteristic(valueHandle: handle)?.uuid == BluetoothUUID(0x2A00)
             client.read(handle, long: true) { result in
@@ -85,7 +95,12 @@ extension HostCentralBackend {
         }
     }
 
-    public func write(_ peer: PeerAddress, request: RequestID?, handle: UInt16, value: [UInt8], withResponse: Bool) {
+    /// With response: Write Characteristic Value (Core v5.4 Vol 3 Part G §4.9.3) when the value fits ATT_MTU - 3
+    /// bytes, else Write Long Characteristic Values (§4.9.4, Prepare/Execute Write); responds `.written` or `.failure`.
+    /// Without response (or without a request ID): Write Without Response (§4.9.1), no response; a value longer than
+    /// ATT_MTU - 3 is refused by the GATT client and dropped with a diagnostic; a full ACL queue is reported as
+    /// ``BackendEvent/writeWithoutResponseAvailability(_:canSend:)`` false.
+    package func write(_ peer: PeerAddress, request: RequestID?, handle: UInt16, value: [UInt8], withResponse: Bool) {
         guard withResponse, let request else { return writeWithoutResponse(peer, handle: handle, value: value) }
         withClient(peer, request) { client, respond in
             let done: (Result<Void, GATTError>) -> Void = { result in answer(result, respond) { respond(.written) } }
@@ -116,7 +131,12 @@ extension HostCentralBackend {
         }
     }
 
-    public func setNotification(_ peer: PeerAddress, request: RequestID, valueHandle: UInt16, endHandle: UInt16,
+    /// Writes `configuration` (little-endian: 0x0000 off, 0x0001 notifications, 0x0002 indications) to the Client
+    /// Characteristic Configuration descriptor (0x2902, Core v5.4 Vol 3 Part G §3.3.3.3, §4.12.3), first discovering
+    /// the descriptors in `valueHandle + 1 ... endHandle` when `cccdHandle` is nil. Values then arrive as
+    /// ``BackendEvent/valueNotified(_:handle:value:isIndication:)``. Responds `.written`, `.failure(.att(0x0A))` when
+    /// there is no CCCD, or the write's failure.
+    package func setNotification(_ peer: PeerAddress, request: RequestID, valueHandle: UInt16, endHandle: UInt16,
                                 cccdHandle: UInt16?, configuration: UInt16) {
         withClient(peer, request) { [weak self] client, respond in
             let configure: (UInt16) -> Void = { cccd in
@@ -144,7 +164,9 @@ extension HostCentralBackend {
         }
     }
 
-    public func readRSSI(_ peer: PeerAddress, request: RequestID) {
+    /// HCI Read RSSI (Core v5.4 Vol 4 Part E §7.5.4) on the peer's connection. Responds `.rssi` in dBm, or `.failure`
+    /// (`.disconnected`; in kernel mode always a failure: the kernel socket gives no RSSI).
+    package func readRSSI(_ peer: PeerAddress, request: RequestID) {
         queue.async { [self] in
             guard let link = links[peer] else { return emit(.response(peer, request, .failure(.disconnected))) }
             host.readRSSI(link.handle) { [weak self] result in

@@ -4,7 +4,9 @@ import BluetoothCore
 import Host
 
 extension HostCentralBackend {
-    public func startScan(_ parameters: ScanParameters) {
+    /// Starts (or restarts) an active scan with ``scanOptions(_:)``'s settings; a failure to start is only logged
+    /// (``Diagnostics``), the facade sees no discoveries.
+    package func startScan(_ parameters: ScanParameters) {
         queue.async { [self] in
             host.startScan(Self.scanOptions(parameters)) { error in
                 if let error { Diagnostics.warning("scan could not start: \(error)") }
@@ -12,7 +14,8 @@ extension HostCentralBackend {
         }
     }
 
-    public func stopScan() {
+    /// Stops scanning; held advertisements are still delivered first. A failure is only logged.
+    package func stopScan() {
         queue.async { [self] in
             host.stopScan { error in
                 if let error { Diagnostics.warning("scan could not stop: \(error)") }
@@ -20,14 +23,15 @@ extension HostCentralBackend {
         }
     }
 
-    /// Active scanning (scan responses are merged into what the app sees, Core v5.4 Vol 4 Part E §7.8.10), 60 ms
+    /// Active scanning (scan responses are merged into what the app sees, Core v5.4 Vol 4 Part E §7.8.10) unless
+    /// ``ScanParameters/passive`` (Linux-only `CBCentralManagerScanOptionPassiveKey`), 60 ms
     /// interval and 30 ms window (0.625 ms units), no controller duplicate filter. The host reports a device again
     /// only when its data changed unless the app allows duplicates (the facade still compares and filters).
     /// The service filter goes to the host only when no solicited services are asked for (the host matches
     /// advertised service UUIDs only; the facade applies both filters itself).
     static func scanOptions(_ parameters: ScanParameters) -> ScanOptions {
         let services: Set<BluetoothUUID> = parameters.solicitedServices.isEmpty ? Set(parameters.services ?? []) : []
-        return ScanOptions(isActive: true, controllerFiltersDuplicates: false,
+        return ScanOptions(isActive: !parameters.passive, controllerFiltersDuplicates: false,
                            hostFiltersDuplicates: !parameters.allowDuplicates, services: services)
     }
 
@@ -39,9 +43,7 @@ extension HostCentralBackend {
     static func report(_ device: DiscoveredDevice) -> AdvertisementReport {
         let merged = MergedAdvertisement(advertisingData: AdvertisingData(bytes: device.advertisingData),
                                          scanResponse: device.scanResponseData.map { AdvertisingData(bytes: $0) })
-        let manufacturer = merged.manufacturerData.first.map {
-            ManufacturerData(companyIdentifier: $0.companyID, payload: $0.payload)
-        }
+        let manufacturer = merged.manufacturerData.first
         return AdvertisementReport(peer: device.peer, rssi: device.rssi.map(Int.init), localName: merged.localName,
                                    manufacturerData: manufacturer, serviceData: merged.serviceData,
                                    serviceUUIDs: merged.serviceUUIDs, txPowerLevel: merged.txPowerLevel.map(Int.init),

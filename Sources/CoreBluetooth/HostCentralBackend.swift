@@ -12,7 +12,8 @@ import Host
 ///
 /// State (``CBManagerState``) from the host:
 /// - bring-up succeeded (Reset and the reads answered) → `.poweredOn`, with the controller's BD_ADDR (its own address
-///   when BD_ADDR is all-zero) for peripheral identifiers;
+///   when BD_ADDR is all-zero) for peripheral identifiers; the controller's features become what
+///   `CBCentralManager.supports(_:)` answers;
 /// - ``Host/HostError/noBluetoothSupport`` (no AF_BLUETOOTH) → `.unsupported`; EPERM/EACCES → `.unauthorized`
 ///   (both final: no retry);
 /// - transport closed, controller unplugged, Hardware Error, bring-up failed → `.poweredOff`; the host is then opened
@@ -24,9 +25,9 @@ import Host
 /// the ATT MTU offering 517 (Core v5.4 Vol 3 Part F §3.4.2) before reporting `connected`, then (before any request of
 /// the app) finds the Service Changed characteristic (0x2A05 in 0x1801) and enables its indications, as iOS does, so
 /// the client's Service Changed handling reports ``BackendEvent/servicesChanged(_:range:)``.
-public final class HostCentralBackend: CentralBackend, @unchecked Sendable {
+package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
     /// The host driven.
-    public let host: any CentralHost
+    package let host: any CentralHost
     let queue = DispatchQueue(label: "OpenCoreBluetooth.HostCentralBackend")
 
     // Everything below is touched on `queue` only.
@@ -52,18 +53,20 @@ public final class HostCentralBackend: CentralBackend, @unchecked Sendable {
     static let maximumRetryDelay: Double = 30
 
     /// A backend over `host`; nothing happens until ``start(eventHandler:)``.
-    public init(host: any CentralHost) {
+    package init(host: any CentralHost) {
         self.host = host
     }
 
     /// A backend for `configuration`: ``Host/KernelHost`` for `hciN`, ``Host/HostController`` otherwise.
-    public convenience init(configuration: CentralBackendConfiguration) {
-        self.init(host: Self.makeHost(configuration.transport))
+    /// `configuration.btsnoopPath` records the session (full-host transports only; ``Host/KernelHost`` records nothing).
+    package convenience init(configuration: CentralBackendConfiguration) {
+        self.init(host: Self.makeHost(configuration.transport, btsnoopPath: configuration.btsnoopPath))
     }
 
     /// The host for a transport: the kernel socket keeps BlueZ in charge; the user channel, TCP and serial
     /// transports give this process the whole controller (Reset and bring-up, Core v5.4 Vol 4 Part E §7.3.2).
-    public static func makeHost(_ transport: CentralTransport) -> any CentralHost {
+    /// `btsnoopPath` becomes ``Host/HostConfiguration/btsnoopPath``.
+    package static func makeHost(_ transport: CentralTransport, btsnoopPath: String? = nil) -> any CentralHost {
         let spec: TransportSpec
         switch transport {
         case .kernel(let index): return KernelHost(controllerIndex: index)
@@ -71,10 +74,12 @@ public final class HostCentralBackend: CentralBackend, @unchecked Sendable {
         case .tcp(let host, let port): spec = .tcp(host: host, port: port)
         case .serial(let path, let baudRate): spec = .serial(path: path, baudRate: baudRate)
         }
-        return HostController(configuration: HostConfiguration(makeTransport: { spec.makeTransport() }))
+        return HostController(configuration: HostConfiguration(makeTransport: { spec.makeTransport() }, btsnoopPath: btsnoopPath))
     }
 
-    public func start(eventHandler: @escaping @Sendable (BackendEvent) -> Void) {
+    /// Sets the event handler and opens the host. Reports ``BackendEvent/stateChanged(_:controller:)`` from the
+    /// first outcome of bring-up, then reopens a lost controller after 0.5 s, doubling up to 30 s (see the type's note).
+    package func start(eventHandler: @escaping @Sendable (BackendEvent) -> Void) {
         queue.async { [self] in
             handler = eventHandler
             host.setEventHandler(queue: queue) { [weak self] event in self?.handle(event) }
@@ -82,7 +87,9 @@ public final class HostCentralBackend: CentralBackend, @unchecked Sendable {
         }
     }
 
-    public func stop() {
+    /// Stops the host (connections end, the transport closes) and drops the handler: no event follows. Final: the
+    /// backend does not start again.
+    package func stop() {
         queue.async { [self] in
             guard !stopped else { return }
             stopped = true
@@ -117,6 +124,7 @@ public final class HostCentralBackend: CentralBackend, @unchecked Sendable {
             switch result {
             case .success(let info):
                 retryDelay = 0.5
+                CentralBackendFactory.supportedFeatures = CBCentralManager.Feature(controller: info)
                 let address = info.publicAddress == .zero ? info.ownAddress.address : info.publicAddress
                 report(.poweredOn, controller: address)
             case .failure(let error):

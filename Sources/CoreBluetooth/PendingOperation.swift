@@ -15,6 +15,8 @@ final class PendingOperation: @unchecked Sendable {
         case writeDescriptor(CBDescriptor, [UInt8])
         case setNotify(CBCharacteristic, Bool)
         case readRSSI
+        /// Always answered locally with `CBError.operationNotSupported` (no LE credit based channels yet).
+        case openL2CAPChannel(CBL2CAPPSM)
     }
 
     /// The token sent to the backend; nil for writes without response.

@@ -75,6 +75,7 @@ extension CBPeripheral {
     private func ownershipErrorIfAttribute(_ kind: PendingOperation.Kind) -> (any Error)? {
         switch kind {
         case .discoverServices, .readRSSI: nil
+        case .openL2CAPChannel: CBError(.operationNotSupported)
         case .discoverIncludedServices(_, let service), .discoverCharacteristics(_, let service): ownershipError(service)
         case .discoverDescriptors(let c), .readCharacteristic(let c), .writeCharacteristic(let c, _, _), .setNotify(let c, _):
             ownershipError(c)
@@ -113,6 +114,9 @@ extension CBPeripheral {
                                     cccdHandle: cccd, configuration: configuration)
         case .readRSSI:
             backend.readRSSI(peer, request: id)
+        case .openL2CAPChannel:
+            // Never reached: the request carries a local error (see `openL2CAPChannel(_:)`); answer it anyway.
+            queue.async { self.handleResponse(id, .failure(.other("LE credit based channels are not supported"))) }
         }
     }
 
@@ -176,7 +180,14 @@ extension CBPeripheral {
             var rssi = 0
             let error = apply(outcome) { (value: Int) in rssi = value }
                 ?? ((-127...20).contains(rssi) ? nil : CBError(.unknown))
+            if error == nil { lock.run { storedRSSI = NSNumber(value: rssi) } }
             delegate?.peripheral(self, didReadRSSI: NSNumber(value: error == nil ? rssi : 0), error: error)
+        case .openL2CAPChannel:
+            let error: any Error = switch outcome {
+            case .failure(let error): error
+            case .success: CBError(.operationNotSupported)
+            }
+            delegate?.peripheral(self, didOpen: nil, error: error)
         }
     }
 

@@ -24,7 +24,7 @@ final class UnavailableBackend: CentralBackend {
 }
 
 /// Chooses the backend `CBCentralManager`'s public initialisers use.
-public enum CentralBackendFactory {
+package enum CentralBackendFactory {
     private static let lock = StateLock()
     nonisolated(unsafe) private static var storage: @Sendable (CentralBackendConfiguration) -> any CentralBackend = {
         HostCentralBackend(configuration: $0)
@@ -33,7 +33,7 @@ public enum CentralBackendFactory {
     /// Makes the backend for a new manager. The default is a ``HostCentralBackend`` for the configuration's transport
     /// (``Host/KernelHost`` for `hciN`, ``Host/HostController`` for `user:hciN`, `tcp:HOST:PORT`, `serial:PATH@BAUD`);
     /// tests and tools may install another.
-    public static var make: @Sendable (CentralBackendConfiguration) -> any CentralBackend {
+    package static var make: @Sendable (CentralBackendConfiguration) -> any CentralBackend {
         get { lock.run { storage } }
         set { lock.run { storage = newValue } }
     }

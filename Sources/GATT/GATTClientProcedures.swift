@@ -86,8 +86,8 @@ extension GATTClient {
     }
 
     /// Read Using Characteristic UUID (§4.8.2): the handle-value pairs of characteristics of type `uuid` in `range`.
-    public func readCharacteristics(uuid: BluetoothUUID, in range: ClosedRange<UInt16> = 0x0001...0xFFFF,
-                                    completion: @escaping (Result<[GATTHandleValue], GATTError>) -> Void) {
+    public func readUsingCharacteristicUUID(_ uuid: BluetoothUUID, in range: ClosedRange<UInt16> = 0x0001...0xFFFF,
+                                            completion: @escaping (Result<[GATTHandleValue], GATTError>) -> Void) {
         enqueue({ _ in GATTReadUsingCharacteristicUUID(range: range, uuid: uuid) }) { _, result in completion(result) }
     }
 

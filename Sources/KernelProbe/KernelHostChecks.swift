@@ -66,7 +66,7 @@ enum KernelHostChecks {
         let battery = Inbox<Result<[GATTHandleValue], GATTError>>()
         host.withGATT(link.handle) { client in
             guard let client else { return battery.put(.failure(.disconnected)) }
-            client.readCharacteristics(uuid: BluetoothUUID(0x2A19)) { battery.put($0) }
+            client.readUsingCharacteristicUUID(BluetoothUUID(0x2A19)) { battery.put($0) }
         }
         let level = battery.take(within: .seconds(10))
         let value = (try? level?.get())?.first?.value

@@ -18,7 +18,10 @@ enum CBTool {
             printError(error.usage)
             return 2
         }
-        let output = OutputSink(mode: invocation.outputMode) { line in print(line) }
+        // Flushed per line: scan and notify are live streams, also when stdout is a pipe.
+        let output = OutputSink(mode: invocation.outputMode) { line in
+            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        }
         do {
             try dispatch(invocation, output: output)
             return 0

@@ -32,7 +32,6 @@ import Testing
     manager.queue.sync {}
     manager.queue.sync {}
     #expect(manager.state == .unsupported)
-    #expect(CBCentralManager.supports(.extendedScanAndConnect) == false)
 }
 
 @Test func commandsBeforePoweredOnAreRefused() {
@@ -100,7 +99,7 @@ import Testing
     h.flush()
     h.emit(.advertisement(AdvertisementReport(
         peer: Harness.peer, rssi: -66, localName: "Thermo",
-        manufacturerData: ManufacturerData(companyIdentifier: 0x004C, payload: [0x02, 0x15]),
+        manufacturerData: .init(companyID: 0x004C, payload: [0x02, 0x15]),
         serviceData: [BluetoothUUID(0xFEAA): [0x10, 0x00]], serviceUUIDs: [BluetoothUUID(0x1809)],
         txPowerLevel: -8, isConnectable: true, solicitedServiceUUIDs: [BluetoothUUID(0x1812)])))
     let (peripheral, data, rssi) = try #require(h.recorder.discovered.first)

@@ -11,6 +11,9 @@ import Testing
         let recorder = central.recorder
         Self.scanAll(central)
         let alpha = try #require(central.queue.sync { recorder.discovered.last { $0.0.name == "OCB Alpha" }?.0 })
+        // The peer's controller lists the extended scan and create-connection commands (every controller this
+        // process brings up does: none of the suites here asks the peer for a legacy-only one).
+        #expect(CBCentralManager.supports(.extendedScanAndConnect))
 
         // Deprecated retrieval callbacks (iOS 5-6) beside the current methods.
         #expect(central.manager.retrievePeripherals(withIdentifiers: [alpha.identifier]).first === alpha)

@@ -97,4 +97,9 @@ final class Recorder: NSObject, CBCentralManagerDelegate, CBPeripheralDelegate, 
         add("wroteDescriptor \(descriptor.uuid.uuidString)", error: error)
     }
     func peripheralIsReady(toSendWriteWithoutResponse peripheral: CBPeripheral) { add("ready") }
+    func peripheral(_ peripheral: CBPeripheral, didOpen channel: CBL2CAPChannel?, error: (any Error)?) {
+        add("l2cap \(channel.map { "psm \($0.psm)" } ?? "nil")", error: error)
+    }
+    /// Deprecated since iOS 8 and never called here: logged so a test can see it stays silent.
+    func peripheralDidUpdateRSSI(_ peripheral: CBPeripheral, error: (any Error)?) { add("didUpdateRSSI", error: error) }
 }

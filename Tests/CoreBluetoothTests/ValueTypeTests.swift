@@ -21,9 +21,20 @@ import Testing
     #expect(CBCharacteristicProperties(rawValue: 0x12) == [.read, .notify])
 }
 
+@Test func backgroundNotificationLimitCodesHaveApplesRawValues() {
+    // CBError.h (iOS 16.4+ SDK): CBErrorLeGattExceededBackgroundNotificationLimit = 17, ...NearBackground... = 18.
+    #expect(CBError.Code.leGattExceededBackgroundNotificationLimit.rawValue == 17)
+    #expect(CBError.Code.leGattNearBackgroundNotificationLimit.rawValue == 18)
+    #expect(CBError.Code(rawValue: 17) == .leGattExceededBackgroundNotificationLimit)
+    #expect(CBError.Code(rawValue: 18) == CBError.leGattNearBackgroundNotificationLimit)
+    #expect(CBError.Code(rawValue: 19) == nil)
+    let ns = CBError(.leGattExceededBackgroundNotificationLimit) as NSError
+    #expect(ns.domain == "CBErrorDomain" && ns.code == 17)
+}
+
 @Test func cbErrorBridgesToNSErrorAndMatchesInCatch() {
     #expect(CBError.Code.peripheralDisconnected.rawValue == 7)
-    #expect(CBError.Code.unkownDevice.rawValue == 12 && CBError.unknownDevice == .unkownDevice)
+    #expect(CBError.Code.unknownDevice.rawValue == 12 && CBError.unknownDevice == .unknownDevice)
     #expect(CBError.Code.tooManyLEPairedDevices.rawValue == 16 && CBError.Code.connectionLimitReached.rawValue == 11)
     let error: any Error = CBError(.peripheralDisconnected)
     let ns = error as NSError

@@ -39,9 +39,9 @@ extension PeerGATTTests {
         _ = try fixture.peer.send("restore")
         try fixture.withAlpha { handle in
             // Read Using Characteristic UUID (§4.8.2): every Model Number String / Battery Level value with its handle.
-            let model = fixture.gatt(handle) { client, done in client.readCharacteristics(uuid: BluetoothUUID(0x2A24)) { done($0) } }
+            let model = fixture.gatt(handle) { client, done in client.readUsingCharacteristicUUID(BluetoothUUID(0x2A24)) { done($0) } }
             #expect(model == .success([GATTHandleValue(handle: 0x000E, value: utf8("Peer-A"))]))
-            let battery = fixture.gatt(handle) { client, done in client.readCharacteristics(uuid: BluetoothUUID(0x2A19)) { done($0) } }
+            let battery = fixture.gatt(handle) { client, done in client.readUsingCharacteristicUUID(BluetoothUUID(0x2A19)) { done($0) } }
             #expect(battery == .success([GATTHandleValue(handle: 0x0017, value: [0x64])]))
             // Read Multiple (§4.8.4): the values concatenated — Appearance, Battery Level, Body Sensor Location.
             let multiple = fixture.gatt(handle) { client, done in client.readMultiple([0x0005, 0x0017, 0x001E]) { done($0) } }

@@ -44,7 +44,7 @@ import ATT
     @Test func readUsingCharacteristicUUID() {
         let client = GATTClient()
         let outcome = Outcome<[GATTHandleValue]>()
-        client.readCharacteristics(uuid: BluetoothUUID(0x2A19), completion: outcome.completion)
+        client.readUsingCharacteristicUUID(BluetoothUUID(0x2A19), completion: outcome.completion)
         exchange(client, "08 01 00 ff ff 19 2a", "09 03 03 00 64 09 00 32")
         #expect(outcome.value == [GATTHandleValue(handle: 0x0003, value: [0x64]), GATTHandleValue(handle: 0x0009, value: [0x32])])
     }

@@ -91,7 +91,7 @@ import Testing
         let key: [UInt8] = Array(1...16)
         // wristband frame 137: LE Enable Encryption, handle 4, Rand 0, EDIV 0, LTK.
         let ltk = hex("99 b4 3f 12 98 7f fc ba e8 2a d1 2a d3 5e 6d af")
-        #expect(HCILEStartEncryption(handle: 4, randomNumber: 0, encryptedDiversifier: 0, longTermKey: ltk).packet.h4Bytes
+        #expect(HCILEEnableEncryption(handle: 4, randomNumber: 0, encryptedDiversifier: 0, longTermKey: ltk).packet.h4Bytes
                 == hex("01 19 20 1c 04 00 00 00 00 00 00 00 00 00 00 00") + ltk)
         #expect(HCILELongTermKeyRequestReply(handle: 0x40, longTermKey: key).packet.h4Bytes == hex("01 1a 20 12 40 00") + key)
         #expect(HCILELongTermKeyRequestNegativeReply(handle: 0x40).packet.h4Bytes == hex("01 1b 20 02 40 00"))

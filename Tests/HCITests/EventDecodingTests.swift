@@ -56,7 +56,7 @@ import Testing
         let commands = try complete.returnParameters(of: HCIReadLocalSupportedCommands.self)
         #expect(commands.bytes.count == 64)
         #expect(commands.contains(.leSetScanParameters) && commands.contains(.leCreateConnection) && commands.contains(.readBDADDR))
-        #expect(commands.contains(.disconnect) && commands.contains(.leStartEncryption) && commands.contains(.readLocalVersionInformation))
+        #expect(commands.contains(.disconnect) && commands.contains(.leEnableEncryption) && commands.contains(.readLocalVersionInformation))
         #expect(!commands.contains(.leSetExtendedScanParameters) && !commands.contains(.leExtendedCreateConnection))
         #expect(!commands.contains(.leReadBufferSizeV2) && !commands.contains(.leSetDataLength))
     }

@@ -113,6 +113,25 @@ EDDYSTONE_ADV_DATA = (
     + ad(AD_SERVICE_DATA_16, EDDYSTONE_SERVICE_DATA)
 )
 
+# ----------------------------------------------------------------------------- extended beacon (peer.py --extended-beacon)
+# A non-connectable, non-scannable extended advertising set (event properties 0x0000, Vol 4 Part E §7.8.53) whose
+# 271 bytes of data do not fit one LE Extended Advertising Report: scanners get 229 + 42 bytes (data status 0b01,
+# then 0b00). Invisible to legacy scanning.
+EXTENDED_NAME = 'extended'
+EXTENDED_ADDRESS = 'C1:E7:00:00:00:05'  # random static
+EXTENDED_LOCAL_NAME = 'OCB Extended'
+EXTENDED_RSSI = -55
+EXTENDED_TX_POWER = -4  # dBm, the report's TX_Power field
+EXTENDED_SID = 5
+EXTENDED_INTERVAL_MS = 100
+EXTENDED_MANUFACTURER = (COMPANY_TEST, bytes(i & 0xFF for i in range(250)))  # 00 01 02 ... F9
+EXTENDED_ADV_DATA = (
+    ad(AD_FLAGS, bytes([FLAGS_LE_GENERAL_DISCOVERABLE_BR_EDR_NOT_SUPPORTED]))
+    + ad(AD_COMPLETE_NAME, EXTENDED_LOCAL_NAME.encode())
+    + ad(AD_MANUFACTURER, struct.pack('<H', EXTENDED_MANUFACTURER[0]) + EXTENDED_MANUFACTURER[1])
+)
+assert len(EXTENDED_ADV_DATA) == 271
+
 # Legacy advertising types (Core v5.4 Vol 4 Part E §7.8.5).
 ADV_TYPE_IND = 0x00
 ADV_TYPE_NONCONN_IND = 0x03

@@ -94,15 +94,38 @@ def advertising_report(event_type: int, address_type: int, address: bytes, data:
 
 
 def extended_advertising_report(event_type: int, address_type: int, address: bytes, data: bytes, rssi: int,
-                                legacy: bool) -> bytes:
-    """LE Extended Advertising Report (§7.7.65.13) with one complete report (data status 0b00)."""
+                                legacy: bool, sid: int | None = None, tx_power: int = 0x7F) -> bytes:
+    """LE Extended Advertising Report (§7.7.65.13) with one complete report (data status 0b00).
+
+    Legacy PDUs: secondary PHY 0 (none), SID 0xFF (none); extended ones: secondary PHY LE 1M, SID `sid` (default 0).
+    tx_power is int8 dBm, 0x7F (127) = not available."""
+    return extended_advertising_reports(event_type, address_type, address, data, rssi, legacy, sid, tx_power)[0]
+
+
+# Most Data bytes one LE Extended Advertising Report can carry: 255 parameter octets − subevent code (1) −
+# Num_Reports (1) − the report's fixed fields (24) = 229 (Core v5.4 Vol 4 Part E §7.7.65.13).
+MAX_EXTENDED_REPORT_DATA = 229
+DATA_STATUS_INCOMPLETE_MORE = 0b01  # Event_Type bits 5-6: incomplete, more data to come
+
+
+def extended_advertising_reports(event_type: int, address_type: int, address: bytes, data: bytes, rssi: int,
+                                 legacy: bool, sid: int | None = None, tx_power: int = 0x7F,
+                                 fragment: int = MAX_EXTENDED_REPORT_DATA) -> list[bytes]:
+    """The LE Extended Advertising Reports (§7.7.65.13) a controller sends for one advertising event: data longer
+    than `fragment` bytes is split over several reports, each but the last with data status 0b01 (incomplete,
+    more to come), the last with 0b00 (complete); the other fields repeat."""
     primary_phy = 0x01
     secondary_phy = 0x00 if legacy else 0x01
-    sid = 0xFF if legacy else 0x00
-    params = struct.pack('<BHB', 1, event_type, address_type) + address
-    params += struct.pack('<BBBbbHB', primary_phy, secondary_phy, sid, 0x7F, rssi, 0, 0x00)
-    params += bytes(6) + bytes([len(data)]) + data
-    return le_meta(LE_EXTENDED_ADVERTISING_REPORT, params)
+    sid = 0xFF if legacy else (0x00 if sid is None else sid)
+    chunks = [data[i:i + fragment] for i in range(0, len(data), fragment)] or [b'']
+    packets = []
+    for index, chunk in enumerate(chunks):
+        status = DATA_STATUS_INCOMPLETE_MORE if index < len(chunks) - 1 else 0b00
+        params = struct.pack('<BHB', 1, event_type | (status << 5), address_type) + address
+        params += struct.pack('<BBBbbHB', primary_phy, secondary_phy, sid, tx_power, rssi, 0, 0x00)
+        params += bytes(6) + bytes([len(chunk)]) + chunk
+        packets.append(le_meta(LE_EXTENDED_ADVERTISING_REPORT, params))
+    return packets
 
 
 def connection_complete(status: int, handle: int, role: int, peer_type: int, peer: bytes, interval: int,

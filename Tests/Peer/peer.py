@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The project's virtual Bluetooth LE peer: host-facing controllers (H4 over TCP), two peripherals, two beacons.
 
-Usage: peer.py [--controllers N] [--legacy-only INDEX ...] [--dump-gatt] [-v]
+Usage: peer.py [--controllers N] [--legacy-only INDEX ...] [--extended-beacon] [--dump-gatt] [-v]
 
 Prints one line `READY {json}` on stdout when every controller listens, then answers stdin control lines
 with `OK ...` or `ERR ...` (see Tests/Peer/README.md). Exits when stdin closes or the parent process changes.
@@ -61,6 +61,18 @@ async def make_advertiser(link: PeerLink, name: str, address: str, adv_type: int
     return controller, device, app
 
 
+def make_extended_beacon(link: PeerLink) -> dict:
+    """The `--extended-beacon` advertiser: extended advertising only (no host), data over two reports."""
+    controller = PeerController(f'peer-{adv.EXTENDED_NAME}', link, public_address=None, rssi=adv.EXTENDED_RSSI)
+    controller.start_extended_advertising(hci.Address(adv.EXTENDED_ADDRESS, hci.Address.RANDOM_DEVICE_ADDRESS),
+                                          adv.EXTENDED_ADV_DATA, adv.EXTENDED_INTERVAL_MS / 1000, adv.EXTENDED_SID,
+                                          adv.EXTENDED_TX_POWER)
+    return {'name': adv.EXTENDED_NAME, 'address': adv.EXTENDED_ADDRESS, 'addressType': 'random', 'role': 'beacon',
+            'connectable': False, 'rssi': adv.EXTENDED_RSSI, 'advertisingData': adv.EXTENDED_ADV_DATA.hex(),
+            'scanResponseData': '', 'intervalMs': adv.EXTENDED_INTERVAL_MS, 'extendedAdvertising': True,
+            'sid': adv.EXTENDED_SID, 'txPower': adv.EXTENDED_TX_POWER}
+
+
 def dump_gatt(devices) -> None:
     for name, device in devices.items():
         print(f'## {name}')
@@ -98,6 +110,8 @@ class Peer:
                           'connectable': adv_type == adv.ADV_TYPE_IND, 'rssi': rssi,
                           'advertisingData': adv_data.hex(), 'scanResponseData': scan_rsp.hex(),
                           'intervalMs': interval})
+        if self.args.extended_beacon:
+            peers.append(make_extended_beacon(self.link))
         return {
             'controllers': [{'index': i, 'port': s.port, 'host': '127.0.0.1',
                              'publicAddress': host_public_address(i), 'extended': c.extended}
@@ -191,6 +205,8 @@ async def main() -> None:
     parser.add_argument('--controllers', type=int, default=1, help='host-facing controllers (default 1)')
     parser.add_argument('--legacy-only', type=int, action='append', default=[],
                         help='index of a host-facing controller without LE extended advertising (repeatable)')
+    parser.add_argument('--extended-beacon', action='store_true',
+                        help='add a non-connectable extended advertiser whose 271 bytes of data need two reports')
     parser.add_argument('--dump-gatt', action='store_true', help='print the GATT databases and exit')
     parser.add_argument('--no-stdin', action='store_true', help='do not read control lines nor exit on stdin EOF')
     parser.add_argument('-v', '--verbose', action='count', default=0)

@@ -60,6 +60,19 @@ class LegacyAdvPdu(ll.AdvertisingPdu):
     rssi: int
 
 
+@dataclasses.dataclass
+class ExtendedAdvPdu(ll.AdvertisingPdu):
+    """An extended (non-legacy) advertising event on the virtual radio: ADV_EXT_IND with its AUX_ADV_IND /
+    AUX_CHAIN_IND data already joined (Core v5.4 Vol 6 Part B §2.3.4). event_properties are the advertising set's
+    (Vol 4 Part E §7.8.53: bit 0 connectable, bit 1 scannable); tx_power is int8 dBm (0x7F: not available)."""
+    advertiser_address: hci.Address
+    event_properties: int
+    sid: int
+    data: bytes
+    rssi: int
+    tx_power: int
+
+
 class PeerLink(LocalLink):
     """LocalLink that routes ACL data and LL control PDUs by the connection's own address (Fault 8)."""
 
@@ -107,6 +120,7 @@ class PeerController(Controller):
         self.supported_max_tx_time = 2120
         self.supported_max_rx_octets = 251
         self.supported_max_rx_time = 2120
+        self.extended_advertiser: asyncio.TimerHandle | asyncio.Handle | None = None
         self._reset_state()
 
     # ------------------------------------------------------------------ state
@@ -132,6 +146,9 @@ class PeerController(Controller):
         for advertising_set in self.advertising_sets.values():
             advertising_set.stop()
         self.advertising_sets.clear()
+        if getattr(self, 'extended_advertiser', None) is not None:
+            self.extended_advertiser.cancel()
+            self.extended_advertiser = None
         self._random_address = hci.Address('00:00:00:00:00:00')
         self.event_mask = DEFAULT_EVENT_MASK
         self.le_event_mask = DEFAULT_LE_EVENT_MASK
@@ -384,6 +401,19 @@ class PeerController(Controller):
             advertiser.stop()
         return hci.HCI_StatusReturnParameters(hci.HCI_ErrorCode.SUCCESS)
 
+    def start_extended_advertising(self, address: hci.Address, data: bytes, interval_s: float, sid: int,
+                                   tx_power: int) -> None:
+        """Advertise `data` as a non-connectable, non-scannable extended advertising set (event properties 0x0000,
+        Vol 4 Part E §7.8.53) from random address `address`, every `interval_s` seconds, until HCI_Reset.
+        Set up by the peer, not by HCI commands: the peer's advertisers have no host."""
+        self.random_address = address
+
+        def tick() -> None:
+            self.send_advertising_pdu(ExtendedAdvPdu(address, 0x0000, sid, data, self.rssi, tx_power))
+            self.extended_advertiser = asyncio.get_running_loop().call_later(interval_s, tick)
+
+        self.extended_advertiser = asyncio.get_running_loop().call_soon(tick)
+
     # ------------------------------------------------------------------ scanning (Faults 1 and 2)
     def on_ll_advertising_pdu(self, packet) -> None:
         match packet:
@@ -391,15 +421,23 @@ class PeerController(Controller):
                 self.on_le_connect_ind(packet)
             case LegacyAdvPdu():
                 self._on_legacy_pdu(packet)
-            case ll.AdvExtInd():
+            case ExtendedAdvPdu():
                 self._on_extended_pdu(packet)
+            case ll.AdvExtInd():
+                # Bumble's own advertising sets (a host driving a host-facing controller's extended advertising):
+                # connectable and scannable unknown, reported as non-connectable with the controller's RSSI.
+                self._on_extended_pdu(ExtendedAdvPdu(packet.advertiser_address, 0x0000, packet.sid,
+                                                     bytes(packet.data), -50, 0x7F))
 
-    def _report(self, key: tuple, packet: bytes) -> None:
+    def _report(self, key: tuple, *packets: bytes) -> None:
+        """Sends the reports of one advertising event (several when its data is fragmented), unless duplicate
+        filtering already let `key` through since the scan was enabled."""
         if self.filter_duplicates:
             if key in self.reported:
                 return
             self.reported.add(key)
-        self.send_raw(packet)
+        for packet in packets:
+            self.send_raw(packet)
 
     def _on_legacy_pdu(self, pdu: LegacyAdvPdu) -> None:
         address = pdu.advertiser_address
@@ -427,15 +465,18 @@ class PeerController(Controller):
         if pending is not None and pending.peer_address == address and pdu.pdu_type in CONNECTABLE_LEGACY:
             self.create_le_connection(address)
 
-    def _on_extended_pdu(self, pdu: ll.AdvExtInd) -> None:
-        # Extended (non-legacy) advertising is invisible to legacy scanning.
+    def _on_extended_pdu(self, pdu: ExtendedAdvPdu) -> None:
+        # Extended (non-legacy) advertising is invisible to legacy scanning (Vol 6 Part B §4.4.2.1: a legacy
+        # scanner does not follow ADV_EXT_IND). Data over 229 bytes comes as a chain of reports (§7.7.65.13).
+        address = pdu.advertiser_address
         if self.le_scan_enable and self.family == 'extended':
-            address = pdu.advertiser_address
-            self._report((address, 'adv'), ev.extended_advertising_report(
-                0x01, address.address_type, bytes(address), pdu.data, -50, legacy=False))
+            self._report((address, 'adv'), *ev.extended_advertising_reports(
+                pdu.event_properties & 0x0007, address.address_type, bytes(address), pdu.data, pdu.rssi,
+                legacy=False, sid=pdu.sid, tx_power=pdu.tx_power))
+        # Fault 4: only connectable advertising can be answered (AUX_CONNECT_REQ, Vol 6 Part B §2.3.2.1).
         pending = self.pending_le_connection
-        if pending is not None and pending.peer_address == pdu.advertiser_address:
-            self.create_le_connection(pdu.advertiser_address)
+        if pending is not None and pending.peer_address == address and pdu.event_properties & 0x0001:
+            self.create_le_connection(address)
 
     # ------------------------------------------------------------------ connections
     def create_le_connection(self, peer_address: hci.Address) -> None:

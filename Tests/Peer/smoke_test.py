@@ -141,6 +141,35 @@ def extended_reports(packets) -> list[tuple[int, bytes, bytes, int]]:
     return out
 
 
+def extended_report_fields(packet: bytes) -> dict:
+    """The fields of a single-report LE Extended Advertising Report (§7.7.65.13)."""
+    event_type = struct.unpack_from('<H', packet, 5)[0]
+    length = packet[28]
+    return {'event_type': event_type & 0x1F, 'data_status': (event_type >> 5) & 0x03, 'address': packet[8:14],
+            'secondary_phy': packet[15], 'sid': packet[16], 'tx_power': struct.unpack_from('<b', packet, 17)[0],
+            'rssi': struct.unpack_from('<b', packet, 18)[0], 'data': packet[29:29 + length]}
+
+
+# Supported Commands bits of the extended commands the peer implements (Core v5.4 Vol 4 Part E §6.27):
+# octet 36 bits 1-7 (LE Set Advertising Set Random Address ... LE Read Number of Supported Advertising Sets),
+# octet 37 bits 0-1 (LE Remove/Clear Advertising Sets), 5 (LE Set Extended Scan Parameters),
+# 6 (LE Set Extended Scan Enable), 7 (LE Extended Create Connection).
+EXTENDED_COMMAND_BITS = [(36, bit) for bit in range(1, 8)] + [(37, 0), (37, 1), (37, 5), (37, 6), (37, 7)]
+
+
+async def check_supported_commands(hci: 'RawHci', extended: bool) -> None:
+    kind = 'extended' if extended else 'legacy-only'
+    commands = await hci.command(0x1002)  # Read Local Supported Commands: status, 64 octets
+    check(len(commands) == 65 and commands[0] == 0, f'{kind}: Read Local Supported Commands')
+    bits = [bool(commands[1 + octet] >> bit & 1) for octet, bit in EXTENDED_COMMAND_BITS]
+    check(bits == [extended] * len(bits), f'{kind}: extended command bits {"set" if extended else "clear"}, got {bits}')
+    # Octet 26 bits 2-4: LE Set Scan Parameters, LE Set Scan Enable, LE Create Connection.
+    check(all(commands[1 + 26] >> bit & 1 for bit in (2, 3, 4)), f'{kind}: legacy scan/create bits set')
+    features = await hci.command(0x2003)  # LE Read Local Supported Features: status, 8 octets; bit 12 = LE Extended Advertising
+    check(len(features) == 9 and bool(features[1 + 1] >> 4 & 1) == extended,
+          f'{kind}: LE Extended Advertising feature bit {"set" if extended else "clear"}')
+
+
 EXPECTED = {name: (addr_bytes(address), adv_data, scan_rsp, rssi, adv_type)
             for name, address, adv_type, adv_data, scan_rsp, _, rssi, _ in adv.ADVERTISERS}
 
@@ -149,12 +178,14 @@ async def raw_scanning(port_legacy: int, port_extended: int) -> None:
     print('legacy controller: active, passive and duplicate-filtered scanning')
     hci = await RawHci().open(port_legacy)
     check((await hci.reset()) == 0, 'HCI_Reset succeeds')
+    await check_supported_commands(hci, extended=False)
     check((await hci.command(0x200B, bytes([1, 0x10, 0, 0x10, 0, 0, 0])))[0] == 0, 'LE Set Scan Parameters (active)')
     await hci.command(0x200C, bytes([1, 0]))
     packets = await hci.collect(0.5)
     await hci.command(0x200C, bytes([0, 0]))
     reports = legacy_reports(packets)
     check(not any(le_meta(p, 0x0D) for p in packets), 'legacy scan gets no LE Extended Advertising Report (fault 1)')
+    check(addr_bytes(adv.EXTENDED_ADDRESS) not in {r[1] for r in reports}, 'legacy scan does not see extended advertising')
     for name, (address, adv_data, scan_rsp, rssi, adv_type) in EXPECTED.items():
         mine = [r for r in reports if r[1] == address]
         types = {r[0] for r in mine}
@@ -184,6 +215,7 @@ async def raw_scanning(port_legacy: int, port_extended: int) -> None:
     print('extended controller: extended scanning with legacy PDUs')
     hci = await RawHci().open(port_extended)
     await hci.reset()
+    await check_supported_commands(hci, extended=True)
     check((await hci.command(0x2001, (0xFFFFF).to_bytes(8, 'little')))[0] == 0, 'LE Set Event Mask')
     check((await hci.command(0x2041, bytes([0, 0, 1, 1, 0x10, 0, 0x10, 0])))[0] == 0,
           'LE Set Extended Scan Parameters (active)')
@@ -192,6 +224,15 @@ async def raw_scanning(port_legacy: int, port_extended: int) -> None:
     await hci.command(0x2042, bytes([0, 0, 0, 0, 0, 0]))
     reports = extended_reports(packets)
     check(not any(le_meta(p, 0x02) for p in packets), 'extended scan gets only LE Extended Advertising Reports')
+    chain = [f for f in (extended_report_fields(p) for p in packets if le_meta(p, 0x0D))
+             if f['address'] == addr_bytes(adv.EXTENDED_ADDRESS)][:2]
+    check([(f['data_status'], len(f['data'])) for f in chain] == [(1, 229), (0, 42)],
+          f'extended beacon: a chain of 229 bytes (status 01) then 42 (status 00), got '
+          f'{[(f["data_status"], len(f["data"])) for f in chain]}')
+    check(b''.join(f['data'] for f in chain) == adv.EXTENDED_ADV_DATA, 'extended beacon: the chain joins to its data')
+    check(all((f['event_type'], f['secondary_phy'], f['sid'], f['tx_power'], f['rssi'])
+              == (0x00, 0x01, adv.EXTENDED_SID, adv.EXTENDED_TX_POWER, adv.EXTENDED_RSSI) for f in chain),
+          'extended beacon: non-connectable non-legacy, LE 1M secondary PHY, SID, TX power, RSSI')
     for name, (address, adv_data, scan_rsp, rssi, adv_type) in EXPECTED.items():
         types = {r[0] for r in reports if r[1] == address}
         want = {0x13, 0x1B} if adv_type == adv.ADV_TYPE_IND else {0x10}
@@ -222,6 +263,8 @@ async def raw_connection(port: int) -> None:
     alpha = addr_bytes(adv.ALPHA_ADDRESS)
     create = struct.pack('<HHBB', 0x10, 0x10, 0, 1) + alpha + struct.pack('<BHHHHHH', 0, 24, 40, 0, 400, 0, 0)
     check((await hci.command(0x200D, create))[0] == 0, 'LE Create Connection: Command Status success')
+    check((await hci.command(0x2041, bytes([0, 0, 1, 1, 0x10, 0, 0x10, 0])))[0] == 0x0C,
+          'extended command after legacy ones: Command Disallowed')
     done = await hci.wait_for(lambda p: le_meta(p, 0x0A) or le_meta(p, 0x01), 2)
     check(done is not None and done[4] == 0, 'LE Enhanced Connection Complete, success (event mask enables it)')
     handle = struct.unpack_from('<H', done, 5)[0] if done else 0
@@ -377,7 +420,7 @@ async def bumble_central(port: int) -> None:
 async def main() -> int:
     started = time.monotonic()
     process = subprocess.Popen([sys.executable, os.path.join(HERE, 'peer.py'), '--controllers', '3',
-                                '--legacy-only', '1'], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+                                '--legacy-only', '1', '--extended-beacon'], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         line = process.stdout.readline()
         check(line.startswith('READY '), f'READY line within {time.monotonic() - started:.2f} s')

@@ -23,7 +23,7 @@ public struct PeerReady: Decodable, Sendable, Equatable {
 
     /// One simulated device on the virtual radio.
     public struct Peer: Decodable, Sendable, Equatable {
-        /// "alpha", "bravo" (peripherals), "ibeacon", "eddystone" (beacons).
+        /// "alpha", "bravo" (peripherals), "ibeacon", "eddystone" (beacons); "extended" (a beacon) with `--extended-beacon`.
         public let name: String
         /// Random static address, "C1:A0:00:00:00:01" style.
         public let address: String
@@ -31,7 +31,7 @@ public struct PeerReady: Decodable, Sendable, Equatable {
         public let addressType: String
         /// "peripheral" or "beacon".
         public let role: String
-        /// True for ADV_IND advertisers, false for ADV_NONCONN_IND.
+        /// True for ADV_IND advertisers, false for ADV_NONCONN_IND and the extended beacon.
         public let connectable: Bool
         /// RSSI every report of this device carries, in dBm.
         public let rssi: Int

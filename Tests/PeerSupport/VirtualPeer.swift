@@ -55,10 +55,13 @@ public final class VirtualPeer: @unchecked Sendable {
     /// - Parameters:
     ///   - controllers: number of host-facing controllers (each its own TCP port).
     ///   - legacyOnly: indices of controllers without LE extended advertising (legacy commands only).
+    ///   - extendedBeacon: pass `--extended-beacon`: a fifth advertiser, "extended" (C1:E7:00:00:00:05), with
+    ///     non-connectable extended advertising whose 271 bytes of data reach extended scanners as two reports.
     ///   - readyTimeout: the longest wait for `READY`, in seconds.
     ///   - verbose: pass `-v` (peer log on its stderr, kept as the error tail).
     /// - Throws: ``VirtualPeerError``.
-    public init(controllers: Int = 1, legacyOnly: [Int] = [], readyTimeout: Double = 15, verbose: Bool = false) throws {
+    public init(controllers: Int = 1, legacyOnly: [Int] = [], extendedBeacon: Bool = false, readyTimeout: Double = 15,
+                verbose: Bool = false) throws {
         let environment = ProcessInfo.processInfo.environment
         let python = environment["OCB_PYTHON"].flatMap { $0.isEmpty ? nil : $0 }
             ?? Self.packageRoot.appendingPathComponent(".venv/bin/python").path
@@ -67,6 +70,7 @@ public final class VirtualPeer: @unchecked Sendable {
 
         var arguments = [script, "--controllers", String(controllers)]
         for index in legacyOnly { arguments += ["--legacy-only", String(index)] }
+        if extendedBeacon { arguments.append("--extended-beacon") }
         if verbose { arguments.append("-v") }
 
         let process = Process()

@@ -53,8 +53,8 @@ public struct GATTTreeCharacteristic: Hashable, Sendable {
 
 /// An included service reference (Core v5.4 Vol 3 Part G §3.2).
 public struct GATTTreeInclude: Hashable, Sendable {
-    /// The include declaration's handle.
-    public var handle: UInt16
+    /// The include declaration's handle; nil when not known (CoreBluetooth reports included services without it).
+    public var handle: UInt16?
     /// The included service's first handle.
     public var startHandle: UInt16
     /// The included service's last handle.
@@ -63,7 +63,7 @@ public struct GATTTreeInclude: Hashable, Sendable {
     public var uuid: BluetoothUUID?
 
     /// Makes an include.
-    public init(handle: UInt16, startHandle: UInt16, endHandle: UInt16, uuid: BluetoothUUID?) {
+    public init(handle: UInt16?, startHandle: UInt16, endHandle: UInt16, uuid: BluetoothUUID?) {
         self.handle = handle
         self.startHandle = startHandle
         self.endHandle = endHandle

@@ -37,9 +37,10 @@ public enum GATTTreePrinter {
             + "\(GATTText.uuid(service.uuid)) (\(service.isPrimary ? "primary" : "secondary"))"
     }
 
-    /// "include 0x0006 → 0x0010-0x0014 180F Battery Service".
+    /// "include 0x0006 → 0x0010-0x0014 180F Battery Service" ("include → …" when the declaration's handle is unknown).
     public static func includeLine(_ include: GATTTreeInclude) -> String {
-        "include \(GATTText.handle(include.handle)) → \(GATTText.handle(include.startHandle))-\(GATTText.handle(include.endHandle))"
+        "include " + (include.handle.map { GATTText.handle($0) + " " } ?? "")
+            + "→ \(GATTText.handle(include.startHandle))-\(GATTText.handle(include.endHandle))"
             + (include.uuid.map { " " + GATTText.uuid($0) } ?? "")
     }
 
@@ -71,7 +72,7 @@ public enum GATTTreePrinter {
         object["name"] = .optional(AssignedNumbers.name(for: service.uuid))
         object["primary"] = .bool(service.isPrimary)
         object["includes"] = .array(service.includes.map { include in
-            ["handle": .integer(include.handle), "start": .integer(include.startHandle), "end": .integer(include.endHandle),
+            ["handle": include.handle.map { .integer($0) } ?? .null, "start": .integer(include.startHandle), "end": .integer(include.endHandle),
              "uuid": .optional(include.uuid?.description)]
         })
         return .object(object)

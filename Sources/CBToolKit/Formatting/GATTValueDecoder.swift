@@ -48,8 +48,24 @@ public enum GATTValueDecoder {
         return format?.decode(value)
     }
 
-    /// The decoded text if any, else hex: `"Polar H10"`, `72 bpm`, `01 ff`.
-    public static func text(_ value: [UInt8], uuid: BluetoothUUID, format: PresentationFormat? = nil) -> String {
-        describe(value, uuid: uuid, format: format) ?? GATTText.bytes(value)
+    /// The decoded text if any, else ``preview(_:limit:)``: `"Polar H10"`, `72 bpm`, `01 ff`,
+    /// `72 65 61 64 ("read")`, `00 01 … 1f … (512 bytes)`.
+    public static func text(_ value: [UInt8], uuid: BluetoothUUID, format: PresentationFormat? = nil, limit: Int? = 32) -> String {
+        describe(value, uuid: uuid, format: format) ?? preview(value, limit: limit)
+    }
+
+    /// Hex bytes, cut after `limit` bytes with the full length (`00 01 … 1f … (512 bytes)`; nil: never cut); a value
+    /// of 2 to 64 printable ASCII bytes (0x20-0x7E) is also shown as text: `72 65 61 64 ("read")`.
+    public static func preview(_ value: [UInt8], limit: Int? = 32) -> String {
+        var text: String
+        if let limit, value.count > limit {
+            text = GATTText.bytes(Array(value.prefix(max(0, limit)))) + " … (\(value.count) bytes)"
+        } else {
+            text = GATTText.bytes(value)
+        }
+        if (2...64).contains(value.count), value.allSatisfy({ (0x20...0x7E).contains($0) }) {
+            text += " (\"" + String(decoding: value, as: UTF8.self) + "\")"
+        }
+        return text
     }
 }

@@ -40,7 +40,9 @@ struct PeerDatabaseBuilder {
         var sortedCharacteristics = characteristics.sorted {
             ($0.declarationHandle, $0.valueHandle, $0.uuid) < ($1.declarationHandle, $1.valueHandle, $1.uuid)
         }
-        let sortedServices = services.sorted { ($0.startHandle, $0.endHandle, $0.uuid) < ($1.startHandle, $1.endHandle, $1.uuid) }
+        let sortedServices = servicesWithIncludedOnes().sorted {
+            ($0.startHandle, $0.endHandle, $0.uuid) < ($1.startHandle, $1.endHandle, $1.uuid)
+        }
 
         var orphanDescriptors: [GATTTreeDescriptor] = []
         for (handle, uuid) in descriptorCandidates.sorted(by: { $0.key < $1.key })
@@ -60,8 +62,9 @@ struct PeerDatabaseBuilder {
         var tree: [GATTTreeService] = []
         var placed = Set<UInt16>()
         for var service in sortedServices {
-            service.includes = includes.values.filter { (service.startHandle...max(service.startHandle, service.endHandle)).contains($0.handle) }
-                .sorted { $0.handle < $1.handle }
+            service.includes = includes.values.filter { include in
+                include.handle.map { (service.startHandle...max(service.startHandle, service.endHandle)).contains($0) } ?? false
+            }.sorted { ($0.handle ?? 0) < ($1.handle ?? 0) }
             service.characteristics = sortedCharacteristics.filter {
                 $0.declarationHandle > service.startHandle && $0.declarationHandle <= service.endHandle
             }
@@ -71,5 +74,19 @@ struct PeerDatabaseBuilder {
         let orphans = sortedCharacteristics.filter { !placed.contains($0.declarationHandle) }
         return StoryPeer(key: key, connections: connections, services: tree, orphanCharacteristics: orphans,
                          orphanDescriptors: orphanDescriptors, counters: counters.values.sorted { $0.handle < $1.handle })
+    }
+
+    /// The services primary discovery revealed, plus those known only from include declarations (Find Included
+    /// Services, Core v5.4 Vol 3 Part G §4.5.1): shown as secondary services, with the UUID from the include
+    /// declaration when it is 16-bit, else from the 16-byte value the client read at the service's start handle.
+    private func servicesWithIncludedOnes() -> Set<GATTTreeService> {
+        let knownStarts = Set(services.map(\.startHandle))
+        var all = services
+        for include in includes.values where !knownStarts.contains(include.startHandle) {
+            let readUUID = values[include.startHandle].flatMap { $0.count == 16 ? BluetoothUUID(littleEndianBytes: $0) : nil }
+            guard let uuid = include.uuid ?? readUUID else { continue }
+            all.insert(GATTTreeService(startHandle: include.startHandle, endHandle: include.endHandle, uuid: uuid, isPrimary: false))
+        }
+        return all
     }
 }

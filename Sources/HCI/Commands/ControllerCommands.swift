@@ -4,19 +4,23 @@ import BluetoothCore
 
 /// HCI Reset (Core v5.4 Vol 4 Part E §7.3.2): no parameters; returns Status only.
 public struct HCIReset: HCICommand {
+    /// 0x0C03 (OGF 0x03 Controller & Baseband, OCF 0x0003).
     public static let opcode = HCIOpcode.reset
     /// Makes the command.
     public init() {}
+    /// No parameter bytes.
     public var parameters: [UInt8] { [] }
 }
 
 /// HCI Set Event Mask (Core v5.4 Vol 4 Part E §7.3.1): Event_Mask (8 bytes, LE); returns Status only.
 public struct HCISetEventMask: HCICommand {
+    /// 0x0C01 (OGF 0x03 Controller & Baseband, OCF 0x0001).
     public static let opcode = HCIOpcode.setEventMask
     /// The events to enable.
     public var mask: EventMask
     /// Makes the command; the default is ``EventMask/central``.
     public init(mask: EventMask = .central) { self.mask = mask }
+    /// The 8 bytes of Event_Mask, little-endian (bit n enables the event of §7.3.1's table, e.g. bit 61 LE Meta).
     public var parameters: [UInt8] {
         var writer = ByteWriter(capacity: 8)
         writer.write(mask.rawValue)
@@ -48,10 +52,14 @@ public struct HCIReadLocalVersionInformation: HCICommand {
             self.lmpSubversion = lmpSubversion
         }
     }
+    /// 0x1001 (OGF 0x04 Informational Parameters, OCF 0x0001).
     public static let opcode = HCIOpcode.readLocalVersionInformation
     /// Makes the command.
     public init() {}
+    /// No parameter bytes.
     public var parameters: [UInt8] { [] }
+    /// Decodes the 8 bytes after Status (field offsets 0, 1, 3, 4, 6). Throws ``HCIEventDecodingError`` naming the
+    /// first field that is short; bytes after LMP_Subversion are ignored.
     public static func decodeReturnParameters(_ bytes: [UInt8]) throws(HCIEventDecodingError) -> ReturnParameters {
         var reader = FieldReader(bytes, event: opcode.name)
         return ReturnParameters(hciVersion: try reader.u8("HCI_Version"), hciSubversion: try reader.u16("HCI_Subversion"),
@@ -62,9 +70,11 @@ public struct HCIReadLocalVersionInformation: HCICommand {
 
 /// HCI Read Local Supported Commands (Core v5.4 Vol 4 Part E §7.4.2): returns the 64-octet Supported_Commands bitmap.
 public struct HCIReadLocalSupportedCommands: HCICommand {
+    /// 0x1002 (OGF 0x04 Informational Parameters, OCF 0x0002).
     public static let opcode = HCIOpcode.readLocalSupportedCommands
     /// Makes the command.
     public init() {}
+    /// No parameter bytes.
     public var parameters: [UInt8] { [] }
     /// Decodes Supported_Commands (64 bytes). Throws ``HCIEventDecodingError`` when fewer than 64 bytes follow Status.
     public static func decodeReturnParameters(_ bytes: [UInt8]) throws(HCIEventDecodingError) -> SupportedCommands {
@@ -75,9 +85,11 @@ public struct HCIReadLocalSupportedCommands: HCICommand {
 
 /// HCI Read Local Supported Features (Core v5.4 Vol 4 Part E §7.4.3): returns LMP_Features (8 bytes, Vol 2 Part C §3.3).
 public struct HCIReadLocalSupportedFeatures: HCICommand {
+    /// 0x1003 (OGF 0x04 Informational Parameters, OCF 0x0003).
     public static let opcode = HCIOpcode.readLocalSupportedFeatures
     /// Makes the command.
     public init() {}
+    /// No parameter bytes.
     public var parameters: [UInt8] { [] }
     /// Decodes LMP_Features as a 64-bit little-endian bit field (bit 38: LE Supported (Controller)).
     public static func decodeReturnParameters(_ bytes: [UInt8]) throws(HCIEventDecodingError) -> UInt64 {
@@ -88,9 +100,11 @@ public struct HCIReadLocalSupportedFeatures: HCICommand {
 
 /// HCI Read BD_ADDR (Core v5.4 Vol 4 Part E §7.4.6): returns the public device address (6 bytes, wire order).
 public struct HCIReadBDADDR: HCICommand {
+    /// 0x1009 (OGF 0x04 Informational Parameters, OCF 0x0009).
     public static let opcode = HCIOpcode.readBDADDR
     /// Makes the command.
     public init() {}
+    /// No parameter bytes.
     public var parameters: [UInt8] { [] }
     /// Decodes BD_ADDR; 00:00:00:00:00:00 means the controller has no public address.
     public static func decodeReturnParameters(_ bytes: [UInt8]) throws(HCIEventDecodingError) -> BluetoothAddress {
@@ -121,10 +135,14 @@ public struct HCIReadBufferSize: HCICommand {
             self.totalNumSynchronousDataPackets = totalNumSynchronousDataPackets
         }
     }
+    /// 0x1005 (OGF 0x04 Informational Parameters, OCF 0x0005).
     public static let opcode = HCIOpcode.readBufferSize
     /// Makes the command.
     public init() {}
+    /// No parameter bytes.
     public var parameters: [UInt8] { [] }
+    /// Decodes the 7 bytes after Status. Throws ``HCIEventDecodingError`` naming the first field that is short;
+    /// extra bytes are ignored.
     public static func decodeReturnParameters(_ bytes: [UInt8]) throws(HCIEventDecodingError) -> ReturnParameters {
         var reader = FieldReader(bytes, event: opcode.name)
         return ReturnParameters(aclDataPacketLength: try reader.u16("ACL_Data_Packet_Length"),

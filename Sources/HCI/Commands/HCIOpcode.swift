@@ -91,8 +91,8 @@ public struct HCIOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let leConnectionUpdate = HCIOpcode(ogf: 0x08, ocf: 0x0013)
     /// LE Read Remote Features (0x08/0x0016), §7.8.21.
     public static let leReadRemoteFeatures = HCIOpcode(ogf: 0x08, ocf: 0x0016)
-    /// LE Enable Encryption, called LE Start Encryption here (0x08/0x0019), §7.8.24.
-    public static let leStartEncryption = HCIOpcode(ogf: 0x08, ocf: 0x0019)
+    /// LE Enable Encryption (LE Start Encryption before Core v5.3) (0x08/0x0019), §7.8.24.
+    public static let leEnableEncryption = HCIOpcode(ogf: 0x08, ocf: 0x0019)
     /// LE Long Term Key Request Reply (0x08/0x001A), §7.8.25.
     public static let leLongTermKeyRequestReply = HCIOpcode(ogf: 0x08, ocf: 0x001A)
     /// LE Long Term Key Request Negative Reply (0x08/0x001B), §7.8.26.
@@ -142,7 +142,7 @@ public struct HCIOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
             (.leAddDeviceToFilterAcceptList, "LE Add Device To Filter Accept List"),
             (.leRemoveDeviceFromFilterAcceptList, "LE Remove Device From Filter Accept List"),
             (.leConnectionUpdate, "LE Connection Update"), (.leReadRemoteFeatures, "LE Read Remote Features"),
-            (.leStartEncryption, "LE Enable Encryption"),
+            (.leEnableEncryption, "LE Enable Encryption"),
             (.leLongTermKeyRequestReply, "LE Long Term Key Request Reply"),
             (.leLongTermKeyRequestNegativeReply, "LE Long Term Key Request Negative Reply"),
             (.leRemoteConnectionParameterRequestReply, "LE Remote Connection Parameter Request Reply"),

@@ -8,6 +8,7 @@ import BluetoothCore
 /// Layout (25 bytes): LE_Scan_Interval (2), LE_Scan_Window (2) in 0.625 ms units, Initiator_Filter_Policy (1),
 /// Peer_Address_Type (1), Peer_Address (6), Own_Address_Type (1), then ``LEConnectionParameters`` (12).
 public struct HCILECreateConnection: HCICommand {
+    /// 0x200D (OGF 0x08 LE Controller, OCF 0x000D).
     public static let opcode = HCIOpcode.leCreateConnection
     /// LE_Scan_Interval, 0.625 ms units.
     public var scanInterval: UInt16
@@ -35,6 +36,7 @@ public struct HCILECreateConnection: HCICommand {
         self.ownAddressType = ownAddressType
         self.connection = connection
     }
+    /// The 25 bytes in the order of the layout above, multi-byte fields little-endian.
     public var parameters: [UInt8] {
         var writer = ByteWriter(capacity: 25)
         writer.write(scanInterval)
@@ -71,6 +73,7 @@ public struct LEInitiatingPHYParameters: Hashable, Sendable {
 /// Initiating_PHYs (1: bit 0 LE 1M, bit 1 LE 2M, bit 2 LE Coded), then for each PHY set, in bit order,
 /// ``LEInitiatingPHYParameters`` (16 bytes).
 public struct HCILEExtendedCreateConnection: HCICommand {
+    /// 0x2043 (OGF 0x08 LE Controller, OCF 0x0043).
     public static let opcode = HCIOpcode.leExtendedCreateConnection
     /// Initiator_Filter_Policy: false uses the peer address, true the Filter Accept List.
     public var useFilterAcceptList: Bool
@@ -98,6 +101,8 @@ public struct HCILEExtendedCreateConnection: HCICommand {
         self.le2M = le2M
         self.leCoded = leCoded
     }
+    /// 10 + 16 × (PHYs given) bytes, 26 to 58, in the order of the layout above; Initiating_PHYs has a bit for each
+    /// non-nil PHY. Giving no PHY encodes Initiating_PHYs 0, which the controller rejects (0x12).
     public var parameters: [UInt8] {
         var writer = ByteWriter(capacity: 58)
         writer.write(UInt8(useFilterAcceptList ? 1 : 0))
@@ -121,15 +126,18 @@ public struct HCILEExtendedCreateConnection: HCICommand {
 /// HCI LE Create Connection Cancel (Core v5.4 Vol 4 Part E §7.8.13): no parameters; Status only. On success the
 /// controller then sends LE (Enhanced) Connection Complete with status 0x02 Unknown Connection Identifier.
 public struct HCILECreateConnectionCancel: HCICommand {
+    /// 0x200E (OGF 0x08 LE Controller, OCF 0x000E).
     public static let opcode = HCIOpcode.leCreateConnectionCancel
     /// Makes the command.
     public init() {}
+    /// No parameter bytes.
     public var parameters: [UInt8] { [] }
 }
 
 /// HCI Disconnect (Core v5.4 Vol 4 Part E §7.1.6): Connection_Handle (2), Reason (1); answered by Command Status,
 /// completed by Disconnection Complete.
 public struct HCIDisconnect: HCICommand {
+    /// 0x0406 (OGF 0x01 Link Control, OCF 0x0006).
     public static let opcode = HCIOpcode.disconnect
     /// Connection_Handle (12 bits).
     public var handle: UInt16
@@ -140,6 +148,7 @@ public struct HCIDisconnect: HCICommand {
         self.handle = handle
         self.reason = reason
     }
+    /// The 3 bytes: Connection_Handle (little-endian, cut to 12 bits), Reason.
     public var parameters: [UInt8] {
         var writer = ByteWriter(capacity: 3)
         writer.write(handle & 0x0FFF)

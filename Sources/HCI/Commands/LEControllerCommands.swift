@@ -4,11 +4,13 @@ import BluetoothCore
 
 /// HCI LE Set Event Mask (Core v5.4 Vol 4 Part E §7.8.1): LE_Event_Mask (8 bytes, LE); returns Status only.
 public struct HCILESetEventMask: HCICommand {
+    /// 0x2001 (OGF 0x08 LE Controller, OCF 0x0001).
     public static let opcode = HCIOpcode.leSetEventMask
     /// The LE subevents to enable.
     public var mask: LEEventMask
     /// Makes the command; the default is ``LEEventMask/central``.
     public init(mask: LEEventMask = .central) { self.mask = mask }
+    /// The 8 bytes of LE_Event_Mask, little-endian (bit n enables LE subevent n + 1).
     public var parameters: [UInt8] {
         var writer = ByteWriter(capacity: 8)
         writer.write(mask.rawValue)
@@ -42,10 +44,14 @@ public struct LEBufferSize: Hashable, Sendable {
 /// HCI LE Read Buffer Size [v1] (Core v5.4 Vol 4 Part E §7.8.2): returns LE_ACL_Data_Packet_Length (2),
 /// Total_Num_LE_ACL_Data_Packets (1).
 public struct HCILEReadBufferSizeV1: HCICommand {
+    /// 0x2002 (OGF 0x08 LE Controller, OCF 0x0002).
     public static let opcode = HCIOpcode.leReadBufferSizeV1
     /// Makes the command.
     public init() {}
+    /// No parameter bytes.
     public var parameters: [UInt8] { [] }
+    /// Decodes the 3 bytes after Status (ISO fields nil). Throws ``HCIEventDecodingError`` naming the first field that
+    /// is short; extra bytes are ignored.
     public static func decodeReturnParameters(_ bytes: [UInt8]) throws(HCIEventDecodingError) -> LEBufferSize {
         var reader = FieldReader(bytes, event: opcode.name)
         return LEBufferSize(leACLDataPacketLength: try reader.u16("LE_ACL_Data_Packet_Length"),
@@ -56,10 +62,14 @@ public struct HCILEReadBufferSizeV1: HCICommand {
 /// HCI LE Read Buffer Size [v2] (Core v5.4 Vol 4 Part E §7.8.2): returns LE_ACL_Data_Packet_Length (2),
 /// Total_Num_LE_ACL_Data_Packets (1), ISO_Data_Packet_Length (2), Total_Num_ISO_Data_Packets (1).
 public struct HCILEReadBufferSizeV2: HCICommand {
+    /// 0x2060 (OGF 0x08 LE Controller, OCF 0x0060).
     public static let opcode = HCIOpcode.leReadBufferSizeV2
     /// Makes the command.
     public init() {}
+    /// No parameter bytes.
     public var parameters: [UInt8] { [] }
+    /// Decodes the 6 bytes after Status. Throws ``HCIEventDecodingError`` naming the first field that is short;
+    /// extra bytes are ignored.
     public static func decodeReturnParameters(_ bytes: [UInt8]) throws(HCIEventDecodingError) -> LEBufferSize {
         var reader = FieldReader(bytes, event: opcode.name)
         return LEBufferSize(leACLDataPacketLength: try reader.u16("LE_ACL_Data_Packet_Length"),
@@ -71,10 +81,14 @@ public struct HCILEReadBufferSizeV2: HCICommand {
 
 /// HCI LE Read Local Supported Features (Core v5.4 Vol 4 Part E §7.8.3): returns LE_Features (8 bytes, Vol 6 Part B §4.6).
 public struct HCILEReadLocalSupportedFeatures: HCICommand {
+    /// 0x2003 (OGF 0x08 LE Controller, OCF 0x0003).
     public static let opcode = HCIOpcode.leReadLocalSupportedFeatures
     /// Makes the command.
     public init() {}
+    /// No parameter bytes.
     public var parameters: [UInt8] { [] }
+    /// Decodes LE_Features, 8 bytes after Status as a little-endian 64-bit field (bit n = feature bit n of
+    /// Vol 6 Part B §4.6). Throws ``HCIEventDecodingError`` when fewer than 8 bytes follow Status.
     public static func decodeReturnParameters(_ bytes: [UInt8]) throws(HCIEventDecodingError) -> LEFeatures {
         var reader = FieldReader(bytes, event: opcode.name)
         return LEFeatures(rawValue: try reader.u64("LE_Features"))
@@ -83,20 +97,26 @@ public struct HCILEReadLocalSupportedFeatures: HCICommand {
 
 /// HCI LE Set Random Address (Core v5.4 Vol 4 Part E §7.8.4): Random_Address (6 bytes, wire order); returns Status only.
 public struct HCILESetRandomAddress: HCICommand {
+    /// 0x2005 (OGF 0x08 LE Controller, OCF 0x0005).
     public static let opcode = HCIOpcode.leSetRandomAddress
     /// The random address to use when Own_Address_Type is random.
     public var address: BluetoothAddress
     /// Makes the command.
     public init(address: BluetoothAddress) { self.address = address }
+    /// The 6 bytes of Random_Address, least significant byte first.
     public var parameters: [UInt8] { address.littleEndianBytes }
 }
 
 /// HCI LE Read Filter Accept List Size (Core v5.4 Vol 4 Part E §7.8.14): returns Filter_Accept_List_Size (1).
 public struct HCILEReadFilterAcceptListSize: HCICommand {
+    /// 0x200F (OGF 0x08 LE Controller, OCF 0x000F).
     public static let opcode = HCIOpcode.leReadFilterAcceptListSize
     /// Makes the command.
     public init() {}
+    /// No parameter bytes.
     public var parameters: [UInt8] { [] }
+    /// Decodes Filter_Accept_List_Size, the number of entries the list holds (1 byte after Status). Throws
+    /// ``HCIEventDecodingError`` when nothing follows Status.
     public static func decodeReturnParameters(_ bytes: [UInt8]) throws(HCIEventDecodingError) -> UInt8 {
         var reader = FieldReader(bytes, event: opcode.name)
         return try reader.u8("Filter_Accept_List_Size")
@@ -105,9 +125,11 @@ public struct HCILEReadFilterAcceptListSize: HCICommand {
 
 /// HCI LE Clear Filter Accept List (Core v5.4 Vol 4 Part E §7.8.15): no parameters; returns Status only.
 public struct HCILEClearFilterAcceptList: HCICommand {
+    /// 0x2010 (OGF 0x08 LE Controller, OCF 0x0010).
     public static let opcode = HCIOpcode.leClearFilterAcceptList
     /// Makes the command.
     public init() {}
+    /// No parameter bytes.
     public var parameters: [UInt8] { [] }
 }
 
@@ -134,20 +156,24 @@ public struct FilterAcceptListEntry: Hashable, Sendable {
 
 /// HCI LE Add Device To Filter Accept List (Core v5.4 Vol 4 Part E §7.8.16): Address_Type (1), Address (6); Status only.
 public struct HCILEAddDeviceToFilterAcceptList: HCICommand {
+    /// 0x2011 (OGF 0x08 LE Controller, OCF 0x0011).
     public static let opcode = HCIOpcode.leAddDeviceToFilterAcceptList
     /// The entry to add.
     public var entry: FilterAcceptListEntry
     /// Makes the command.
     public init(_ entry: FilterAcceptListEntry) { self.entry = entry }
+    /// The 7 bytes: Address_Type, Address (least significant byte first).
     public var parameters: [UInt8] { entry.bytes }
 }
 
 /// HCI LE Remove Device From Filter Accept List (Core v5.4 Vol 4 Part E §7.8.17): Address_Type (1), Address (6); Status only.
 public struct HCILERemoveDeviceFromFilterAcceptList: HCICommand {
+    /// 0x2012 (OGF 0x08 LE Controller, OCF 0x0012).
     public static let opcode = HCIOpcode.leRemoveDeviceFromFilterAcceptList
     /// The entry to remove.
     public var entry: FilterAcceptListEntry
     /// Makes the command.
     public init(_ entry: FilterAcceptListEntry) { self.entry = entry }
+    /// The 7 bytes: Address_Type, Address (least significant byte first).
     public var parameters: [UInt8] { entry.bytes }
 }

@@ -8,6 +8,7 @@ import BluetoothCore
 /// Scanning_Filter_Policy (1). Interval and window are in 0.625 ms units, 0x0004...0x4000 (2.5 ms...10.24 s),
 /// window ≤ interval.
 public struct HCILESetScanParameters: HCICommand {
+    /// 0x200B (OGF 0x08 LE Controller, OCF 0x000B).
     public static let opcode = HCIOpcode.leSetScanParameters
     /// Passive or active.
     public var scanType: LEScanType
@@ -28,6 +29,8 @@ public struct HCILESetScanParameters: HCICommand {
         self.ownAddressType = ownAddressType
         self.filterPolicy = filterPolicy
     }
+    /// The 7 bytes in the order of the layout above, little-endian. Values are sent as given; the controller rejects
+    /// out-of-range ones with 0x12 Invalid HCI Command Parameters.
     public var parameters: [UInt8] {
         var writer = ByteWriter(capacity: 7)
         writer.write(scanType.rawValue)
@@ -41,6 +44,7 @@ public struct HCILESetScanParameters: HCICommand {
 
 /// HCI LE Set Scan Enable (Core v5.4 Vol 4 Part E §7.8.11): LE_Scan_Enable (1), Filter_Duplicates (1); Status only.
 public struct HCILESetScanEnable: HCICommand {
+    /// 0x200C (OGF 0x08 LE Controller, OCF 0x000C).
     public static let opcode = HCIOpcode.leSetScanEnable
     /// Start (true) or stop scanning.
     public var enable: Bool
@@ -51,6 +55,7 @@ public struct HCILESetScanEnable: HCICommand {
         self.enable = enable
         self.filterDuplicates = filterDuplicates
     }
+    /// The 2 bytes: LE_Scan_Enable (0x00/0x01), Filter_Duplicates (0x00/0x01).
     public var parameters: [UInt8] { [enable ? 1 : 0, filterDuplicates ? 1 : 0] }
 }
 
@@ -76,6 +81,7 @@ public struct LEExtendedScanPHYParameters: Hashable, Sendable {
 /// Layout: Own_Address_Type (1), Scanning_Filter_Policy (1), Scanning_PHYs (1: bit 0 LE 1M, bit 2 LE Coded),
 /// then for each PHY set, 1M first: Scan_Type (1), Scan_Interval (2), Scan_Window (2).
 public struct HCILESetExtendedScanParameters: HCICommand {
+    /// 0x2041 (OGF 0x08 LE Controller, OCF 0x0041).
     public static let opcode = HCIOpcode.leSetExtendedScanParameters
     /// Own_Address_Type.
     public var ownAddressType: LEOwnAddressType
@@ -93,6 +99,8 @@ public struct HCILESetExtendedScanParameters: HCICommand {
         self.le1M = le1M
         self.leCoded = leCoded
     }
+    /// 3 + 5 × (PHYs given) bytes, 3 to 13, in the order of the layout above; Scanning_PHYs has a bit for each
+    /// non-nil PHY.
     public var parameters: [UInt8] {
         var writer = ByteWriter(capacity: 13)
         writer.write(ownAddressType.rawValue)
@@ -115,6 +123,7 @@ public struct HCILESetExtendedScanParameters: HCICommand {
 /// Layout: Enable (1), Filter_Duplicates (1: 0 off, 1 on, 2 on and reset each period), Duration (2, 10 ms units,
 /// 0 = until disabled), Period (2, 1.28 s units, 0 = continuous).
 public struct HCILESetExtendedScanEnable: HCICommand {
+    /// 0x2042 (OGF 0x08 LE Controller, OCF 0x0042).
     public static let opcode = HCIOpcode.leSetExtendedScanEnable
     /// Start (true) or stop scanning.
     public var enable: Bool
@@ -131,6 +140,7 @@ public struct HCILESetExtendedScanEnable: HCICommand {
         self.duration = duration
         self.period = period
     }
+    /// The 6 bytes: Enable, Filter_Duplicates, Duration, Period (little-endian).
     public var parameters: [UInt8] {
         var writer = ByteWriter(capacity: 6)
         writer.write(UInt8(enable ? 1 : 0))

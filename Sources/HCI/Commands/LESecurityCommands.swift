@@ -1,12 +1,13 @@
-// Link-layer encryption commands: LE Start Encryption and the Long Term Key Request replies.
+// Link-layer encryption commands: LE Enable Encryption (formerly LE Start Encryption) and the Long Term Key Request replies.
 
 import BluetoothCore
 
-/// HCI LE Enable Encryption, "LE Start Encryption" (Core v5.4 Vol 4 Part E §7.8.24): Connection_Handle (2),
+/// HCI LE Enable Encryption (called LE Start Encryption before Core v5.3) (Core v5.4 Vol 4 Part E §7.8.24): Connection_Handle (2),
 /// Random_Number (8), Encrypted_Diversifier (2), Long_Term_Key (16, least significant byte first);
 /// answered by Command Status, completed by Encryption Change or Encryption Key Refresh Complete.
-public struct HCILEStartEncryption: HCICommand {
-    public static let opcode = HCIOpcode.leStartEncryption
+public struct HCILEEnableEncryption: HCICommand {
+    /// 0x2019 (OGF 0x08 LE Controller, OCF 0x0019).
+    public static let opcode = HCIOpcode.leEnableEncryption
     /// Connection_Handle.
     public var handle: UInt16
     /// Random_Number (Rand), 0 for LE Secure Connections keys.
@@ -22,6 +23,8 @@ public struct HCILEStartEncryption: HCICommand {
         self.encryptedDiversifier = encryptedDiversifier
         self.longTermKey = longTermKey
     }
+    /// The 28 bytes: Connection_Handle (cut to 12 bits), Random_Number (8), Encrypted_Diversifier (2), all
+    /// little-endian, then the 16 key bytes.
     public var parameters: [UInt8] {
         var writer = ByteWriter(capacity: 28)
         writer.write(handle & 0x0FFF)
@@ -40,6 +43,7 @@ func paddedKey(_ key: [UInt8]) -> [UInt8] {
 /// HCI LE Long Term Key Request Reply (Core v5.4 Vol 4 Part E §7.8.25): Connection_Handle (2),
 /// Long_Term_Key (16, least significant byte first); returns Connection_Handle.
 public struct HCILELongTermKeyRequestReply: HCICommand {
+    /// 0x201A (OGF 0x08 LE Controller, OCF 0x001A).
     public static let opcode = HCIOpcode.leLongTermKeyRequestReply
     /// Connection_Handle.
     public var handle: UInt16
@@ -50,6 +54,7 @@ public struct HCILELongTermKeyRequestReply: HCICommand {
         self.handle = handle
         self.longTermKey = longTermKey
     }
+    /// The 18 bytes: Connection_Handle (little-endian, cut to 12 bits), then the key cut or zero-padded to 16 bytes.
     public var parameters: [UInt8] {
         var writer = ByteWriter(capacity: 18)
         writer.write(handle & 0x0FFF)
@@ -65,11 +70,13 @@ public struct HCILELongTermKeyRequestReply: HCICommand {
 /// HCI LE Long Term Key Request Negative Reply (Core v5.4 Vol 4 Part E §7.8.26): Connection_Handle (2);
 /// returns Connection_Handle.
 public struct HCILELongTermKeyRequestNegativeReply: HCICommand {
+    /// 0x201B (OGF 0x08 LE Controller, OCF 0x001B).
     public static let opcode = HCIOpcode.leLongTermKeyRequestNegativeReply
     /// Connection_Handle.
     public var handle: UInt16
     /// Makes the command.
     public init(handle: UInt16) { self.handle = handle }
+    /// The 2 bytes of Connection_Handle, little-endian, cut to 12 bits.
     public var parameters: [UInt8] { [UInt8(truncatingIfNeeded: handle), UInt8(truncatingIfNeeded: handle >> 8) & 0x0F] }
     /// Decodes Connection_Handle.
     public static func decodeReturnParameters(_ bytes: [UInt8]) throws(HCIEventDecodingError) -> UInt16 {

@@ -64,7 +64,7 @@ public struct SupportedCommands: Hashable, Sendable {
         /// Octet 27 bit 5: LE Read Remote Features.
         public static let leReadRemoteFeatures = Command(octet: 27, bit: 5)
         /// Octet 28 bit 0: LE Enable Encryption (LE Start Encryption).
-        public static let leStartEncryption = Command(octet: 28, bit: 0)
+        public static let leEnableEncryption = Command(octet: 28, bit: 0)
         /// Octet 28 bit 1: LE Long Term Key Request Reply.
         public static let leLongTermKeyRequestReply = Command(octet: 28, bit: 1)
         /// Octet 28 bit 2: LE Long Term Key Request Negative Reply.

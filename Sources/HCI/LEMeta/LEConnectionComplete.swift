@@ -68,6 +68,7 @@ public struct LEConnectionComplete: Hashable, Sendable {
         self.syncHandle = syncHandle
     }
 
+    /// True when Role is 0x00: the local device is the Central of the new connection.
     public var isCentral: Bool { role == 0x00 }
 
     static func decode(_ reader: inout FieldReader, version: Version) throws(HCIEventDecodingError) -> Self {

@@ -6,6 +6,11 @@ import GATT
 import HCI
 
 extension KernelHost {
+    /// Opens a kernel L2CAP socket on the ATT fixed channel (CID 0x0004) to `peer`; the kernel creates the LE
+    /// connection with its own parameters (only `options.timeout` is used; nil waits one hour). Ends in
+    /// ``HostEvent/connected(_:)`` or ``HostEvent/connectionFailed(_:_:)`` (``HostError/notPoweredOn(_:)`` before
+    /// start, ``HostError/permissionDenied(_:)`` or ``HostError/transportFailed(_:)`` from the socket). A second call
+    /// while an attempt to `peer` is pending is ignored.
     public func connect(to peer: PeerAddress, options: ConnectOptions) {
         queue.async {
             guard self.currentState == .poweredOn else { return self.emit(.connectionFailed(peer, .notPoweredOn(self.currentState))) }
@@ -24,10 +29,15 @@ extension KernelHost {
         }
     }
 
+    /// Closes the pending socket to `peer`; the attempt ends with ``HostEvent/connectionFailed(_:_:)``. No effect when
+    /// nothing is pending.
     public func cancelConnect(to peer: PeerAddress) {
         queue.async { self.connecting[peer]?.cancel() }
     }
 
+    /// Closes the connection's L2CAP socket; the kernel disconnects the link when no other socket uses it, with a
+    /// reason of its choice (`reason` is not sent). Ends in ``HostEvent/disconnected(_:reason:error:)``. No effect
+    /// for an unknown handle.
     public func disconnect(_ handle: UInt16, reason: HCIErrorCode = .remoteUserTerminatedConnection) {
         queue.async {
             guard self.links[handle] != nil else { return }
@@ -36,10 +46,16 @@ extension KernelHost {
         }
     }
 
+    /// Always fails with ``HostError/unsupported(_:)``: an L2CAP socket gives no HCI Read RSSI (Vol 4 Part E §7.5.4)
+    /// and the raw channel must not send commands for a connection the kernel owns.
     public func readRSSI(_ handle: UInt16, completion: @escaping @Sendable (Result<Int8, HostError>) -> Void) {
         deliver { completion(.failure(.unsupported("Read RSSI in kernel mode"))) }
     }
 
+    /// Queues the request PDU on the connection's ATT bearer (one outstanding, FIFO) and delivers the response PDU,
+    /// an ATT_ERROR_RSP included; an ATT_EXCHANGE_MTU_REQ goes through ``exchangeMTU(_:on:completion:)``. Fails with
+    /// ``HostError/notConnected(_:)``, ``HostError/attTimeout(_:)`` after 30 s (Vol 3 Part F §3.3.3),
+    /// ``HostError/attRequestRejected(_:)`` for bytes that are not a well-formed request, or ``HostError/disconnected(_:_:)``.
     public func sendATTRequest(_ pdu: [UInt8], on handle: UInt16, completion: @escaping @Sendable (Result<[UInt8], HostError>) -> Void) {
         queue.async {
             guard let att = self.links[handle]?.att else { return self.deliver { completion(.failure(.notConnected(handle))) } }
@@ -47,6 +63,10 @@ extension KernelHost {
         }
     }
 
+    /// Sends a PDU that gets no response on the connection's socket: ATT_WRITE_CMD and ATT_SIGNED_WRITE_CMD through
+    /// the bearer, other bytes as given (for tests). Completes with nil once written, ``HostError/notConnected(_:)``,
+    /// ``HostError/attRequestRejected(_:)`` for a command longer than ATT_MTU, the link's close error, or
+    /// ``HostError/transportFailed(_:)`` when the socket refuses it (e.g. its buffer is full).
     public func sendATT(_ pdu: [UInt8], on handle: UInt16, completion: @escaping @Sendable (HostError?) -> Void) {
         queue.async {
             guard let link = self.links[handle] else { return self.deliver { completion(.notConnected(handle)) } }
@@ -65,6 +85,9 @@ extension KernelHost {
         }
     }
 
+    /// Sends ATT_EXCHANGE_MTU_REQ with Client Rx MTU `mtu` (Vol 3 Part F §3.4.2.1) and delivers the ATT_MTU now in use,
+    /// min(client, server) and at least 23 bytes; also emits ``HostEvent/mtuChanged(handle:mtu:)``. Fails like
+    /// ``sendATTRequest(_:on:completion:)``.
     public func exchangeMTU(_ mtu: UInt16, on handle: UInt16, completion: @escaping @Sendable (Result<UInt16, HostError>) -> Void) {
         queue.async {
             guard let att = self.links[handle]?.att else { return self.deliver { completion(.failure(.notConnected(handle))) } }
@@ -75,6 +98,8 @@ extension KernelHost {
         }
     }
 
+    /// Runs `body` on the host queue with the connection's GATT client (nil for an unknown handle); the procedures
+    /// it starts are sent when it returns.
     public func withGATT(_ handle: UInt16, _ body: @escaping @Sendable (GATTClient?) -> Void) {
         queue.async {
             guard let att = self.links[handle]?.att else { return body(nil) }

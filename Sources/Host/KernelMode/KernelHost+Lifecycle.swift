@@ -5,10 +5,17 @@ import Dispatch
 import HCI
 
 extension KernelHost {
+    /// Finds hciN in the kernel's device list, opens a raw HCI socket on it and reads Supported Commands and LE
+    /// Features (Vol 4 Part E §7.4.2, §7.8.3) without resetting or reconfiguring the controller. Fails with
+    /// ``HostError/noBluetoothSupport`` (state ``HostState/unsupported``), ``HostError/permissionDenied(_:)``
+    /// (``HostState/unauthorized``) or ``HostError/transportFailed(_:)`` when hciN is missing or down
+    /// (``HostState/poweredOff``). ControllerInfo's version, manufacturer and buffer sizes are 0 in this mode.
     public func start(completion: @escaping @Sendable (Result<ControllerInfo, HostError>) -> Void) {
         queue.async { self.startOnQueue(completion) }
     }
 
+    /// Closes the raw socket and every L2CAP socket: scanning stops and connections and attempts end with
+    /// ``HostError/stopped``. The controller stays up, owned by the kernel.
     public func stop() {
         queue.async { self.tearDown(.stopped) }
     }

@@ -3,6 +3,10 @@
 import HCI
 
 extension KernelHost {
+    /// Sends the scan parameters and enable in the family the controller supports (extended: Vol 4 Part E §7.8.64-65,
+    /// legacy: §7.8.10-11), switching family once on 0x0C Command Disallowed. Completes with nil when scanning,
+    /// ``HostError/notPoweredOn(_:)``, or the command's ``HostError/commandFailed(_:_:)`` /
+    /// ``HostError/commandTimeout(_:)``.
     public func startScan(_ options: ScanOptions, completion: @escaping @Sendable (HostError?) -> Void) {
         queue.async {
             guard self.currentState == .poweredOn else { return self.deliver { completion(.notPoweredOn(self.currentState)) } }
@@ -11,11 +15,14 @@ extension KernelHost {
         }
     }
 
+    /// Releases the held advertisements as ``HostEvent/discovered(_:)``, then disables scanning; completes with nil
+    /// at once when not scanning.
     public func stopScan(completion: @escaping @Sendable (HostError?) -> Void) {
         queue.async {
             guard var session = self.scan else { return self.deliver { completion(nil) } }
             for device in session.merger.flush() { self.emit(.discovered(device)) }
             self.scan = nil
+            _ = self.reassembler.reset()  // no more fragments of unfinished chains come once scanning stops
             let done: (HostError?) -> Void = { error in self.deliver { completion(error) } }
             switch session.family {
             case .legacy: self.command(HCILESetScanEnable.self, HCILESetScanEnable(enable: false)) { done($0.error) }

@@ -41,8 +41,11 @@ public final class KernelHost: CentralHost, @unchecked Sendable {
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
     }
 
+    /// The current state (read synchronously on the host queue; do not call from a `withGATT` body).
     public var state: HostState { queue.sync { currentState } }
 
+    /// Sets the queue and handler for events and completions, replacing earlier ones; events emitted before the
+    /// first call are dropped.
     public func setEventHandler(queue: DispatchQueue, _ handler: @escaping @Sendable (HostEvent) -> Void) {
         self.queue.sync {
             eventQueue = queue

@@ -14,7 +14,7 @@ private struct BringUpState {
 }
 
 extension HostController {
-    /// Runs bring-up (Core v5.4 Vol 4 Part E §7.3.2 Reset, §7.4.1-§7.4.6 reads, §7.8.2/§7.8.93 LE buffer size,
+    /// Runs bring-up (Core v5.4 Vol 4 Part E §7.3.2 Reset, §7.4.1-§7.4.6 reads, §7.8.2 LE buffer size [v1] or [v2],
     /// §7.3.1/§7.8.1 event masks, §7.8.4 random address) and reports the result (on `queue`).
     func bringUp(_ done: @escaping (Result<ControllerInfo, HostError>) -> Void) {
         var state = BringUpState()

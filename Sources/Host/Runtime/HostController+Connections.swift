@@ -5,6 +5,10 @@ import HCI
 import L2CAP
 
 extension HostController {
+    /// Queues an attempt for `peer`: one LE (Extended) Create Connection at a time (Vol 4 Part E §7.8.12, §7.8.66),
+    /// with the scan timing and link parameters of `options`, cancelled with LE Create Connection Cancel after
+    /// `options.timeout`. Ends in ``HostEvent/connected(_:)`` or ``HostEvent/connectionFailed(_:_:)``
+    /// (``HostError/notPoweredOn(_:)``, ``HostError/connectTimeout(_:)``, ``HostError/connectionFailed(_:_:)``, ...).
     public func connect(to peer: PeerAddress, options: ConnectOptions) {
         queue.async {
             guard self.currentState == .poweredOn else {
@@ -16,10 +20,15 @@ extension HostController {
         }
     }
 
+    /// Removes the queued attempts for `peer`, or cancels the one in progress (LE Create Connection Cancel,
+    /// §7.8.13); it ends with ``HostError/connectCancelled(_:)`` unless the connection completed first.
     public func cancelConnect(to peer: PeerAddress) {
         queue.async { self.perform(self.attempts.cancel(peer, now: .now)) }
     }
 
+    /// Sends HCI Disconnect (Vol 4 Part E §7.1.6) with `reason`; ends in ``HostEvent/disconnected(_:reason:error:)``
+    /// on Disconnection Complete. No effect for an unknown handle; when the controller answers 0x02 Unknown
+    /// Connection Identifier the link is ended at once.
     public func disconnect(_ handle: UInt16, reason: HCIErrorCode = .remoteUserTerminatedConnection) {
         queue.async {
             guard self.connections[handle] != nil else { return }
@@ -33,6 +42,9 @@ extension HostController {
         }
     }
 
+    /// Sends HCI Read RSSI (Vol 4 Part E §7.5.4) and delivers the RSSI in dBm (-127...20). Fails with
+    /// ``HostError/notConnected(_:)``, ``HostError/commandFailed(_:_:)``, ``HostError/commandTimeout(_:)`` or
+    /// ``HostError/malformedResponse(_:_:)``.
     public func readRSSI(_ handle: UInt16, completion: @escaping @Sendable (Result<Int8, HostError>) -> Void) {
         queue.async {
             guard self.connections[handle] != nil else { return self.deliver { completion(.failure(.notConnected(handle))) } }

@@ -7,10 +7,18 @@ import HCI
 import L2CAP
 
 extension HostController {
+    /// Opens the configured transport and runs bring-up: Reset, Read Local Version Information, Supported Commands,
+    /// Supported Features, LE Supported Features, Read BD_ADDR, the LE (or shared) buffer sizes, Set Event Mask and
+    /// LE Set Event Mask (Vol 4 Part E §7.3.2, §7.4, §7.8.2, §7.3.1, §7.8.1). Fails with
+    /// ``HostError/noBluetoothSupport``, ``HostError/permissionDenied(_:)``, ``HostError/transportFailed(_:)``,
+    /// ``HostError/commandTimeout(_:)`` or ``HostError/commandFailed(_:_:)``; the completion runs exactly once, also
+    /// when ``stop()`` comes first. A started host is stopped and started again.
     public func start(completion: @escaping @Sendable (Result<ControllerInfo, HostError>) -> Void) {
         queue.async { self.startOnQueue(completion) }
     }
 
+    /// Ends scanning, every connection and attempt (with ``HostError/stopped``, links with reason 0x16 Connection
+    /// Terminated By Local Host) and closes the transport. No effect when not started.
     public func stop() {
         queue.async {
             guard self.transport != nil else { return }

@@ -7,6 +7,10 @@ import HCI
 import L2CAP
 
 extension HostController {
+    /// Queues the request PDU on the connection's ATT bearer (one outstanding, FIFO) and delivers the response PDU,
+    /// an ATT_ERROR_RSP included; an ATT_EXCHANGE_MTU_REQ goes through ``exchangeMTU(_:on:completion:)``. Fails with
+    /// ``HostError/notConnected(_:)``, ``HostError/attTimeout(_:)`` after 30 s (Vol 3 Part F §3.3.3),
+    /// ``HostError/attRequestRejected(_:)`` for bytes that are not a well-formed request, or ``HostError/disconnected(_:_:)``.
     public func sendATTRequest(_ pdu: [UInt8], on handle: UInt16, completion: @escaping @Sendable (Result<[UInt8], HostError>) -> Void) {
         queue.async {
             guard let att = self.connections[handle]?.att else { return self.deliver { completion(.failure(.notConnected(handle))) } }
@@ -14,6 +18,10 @@ extension HostController {
         }
     }
 
+    /// Sends a PDU that gets no response in an L2CAP basic frame on CID 0x0004 under ACL flow control: ATT_WRITE_CMD
+    /// and ATT_SIGNED_WRITE_CMD through the bearer, other bytes as given (for tests). Completes with nil once queued,
+    /// ``HostError/notConnected(_:)``, ``HostError/attRequestRejected(_:)`` for a command longer than ATT_MTU, or the
+    /// link's close error.
     public func sendATT(_ pdu: [UInt8], on handle: UInt16, completion: @escaping @Sendable (HostError?) -> Void) {
         queue.async {
             guard let att = self.connections[handle]?.att else { return self.deliver { completion(.notConnected(handle)) } }
@@ -30,6 +38,9 @@ extension HostController {
         }
     }
 
+    /// Sends ATT_EXCHANGE_MTU_REQ with Client Rx MTU `mtu` (Vol 3 Part F §3.4.2.1) and delivers the ATT_MTU now in use,
+    /// min(client, server) and at least 23 bytes; also emits ``HostEvent/mtuChanged(handle:mtu:)``. Fails like
+    /// ``sendATTRequest(_:on:completion:)``.
     public func exchangeMTU(_ mtu: UInt16, on handle: UInt16, completion: @escaping @Sendable (Result<UInt16, HostError>) -> Void) {
         queue.async {
             guard let att = self.connections[handle]?.att else { return self.deliver { completion(.failure(.notConnected(handle))) } }
@@ -40,6 +51,8 @@ extension HostController {
         }
     }
 
+    /// Runs `body` on the host queue with the connection's GATT client (nil for an unknown handle); the procedures
+    /// it starts are sent when it returns.
     public func withGATT(_ handle: UInt16, _ body: @escaping @Sendable (GATTClient?) -> Void) {
         queue.async {
             guard let att = self.connections[handle]?.att else { return body(nil) }
@@ -48,6 +61,8 @@ extension HostController {
         }
     }
 
+    /// True when the link is open for ATT, its queued ACL packets have all gone to the controller and the controller
+    /// has a free ACL buffer. When false, ``HostEvent/readyToSendWriteWithoutResponse(handle:)`` follows once it is true.
     public func canSendWriteWithoutResponse(_ handle: UInt16) -> Bool {
         onQueue {
             let ready = writeWithoutResponseReady(handle)

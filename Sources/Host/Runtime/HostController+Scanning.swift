@@ -4,10 +4,16 @@ import BluetoothCore
 import HCI
 
 extension HostController {
+    /// Sends the scan parameters and enable: extended (Vol 4 Part E §7.8.64-65) when the controller lists the
+    /// extended scan and create commands, else legacy (§7.8.10-11); a running scan is restarted with `options`.
+    /// Completes with nil when scanning, ``HostError/notPoweredOn(_:)``, ``HostError/unsupported(_:)`` for an
+    /// interval or window outside 0x0004...0x4000 (× 0.625 ms) or a window above the interval, or the command's error.
     public func startScan(_ options: ScanOptions, completion: @escaping @Sendable (HostError?) -> Void) {
         queue.async { self.startScanOnQueue(options) { error in self.deliver { completion(error) } } }
     }
 
+    /// Releases the held advertisements as ``HostEvent/discovered(_:)``, then disables scanning; completes with nil
+    /// at once when not scanning.
     public func stopScan(completion: @escaping @Sendable (HostError?) -> Void) {
         queue.async { self.stopScanOnQueue { error in self.deliver { completion(error) } } }
     }
@@ -74,11 +80,13 @@ extension HostController {
         disableScan(done)
     }
 
-    /// Sends scan disable, releasing held advertisements first.
+    /// Sends scan disable, releasing held advertisements first. Unfinished extended advertising chains are dropped:
+    /// the controller sends no more of them once scanning stops, and a later scan starts new chains (§7.7.65.13).
     private func disableScan(_ done: @escaping (HostError?) -> Void) {
         guard var session = scan else { return done(nil) }
         for device in session.merger.flush() { emit(.discovered(device)) }
         scan = nil
+        _ = reassembler.reset()
         switch session.family {
         case .legacy: send(HCILESetScanEnable(enable: false)) { done($0.error) }
         case .extended: send(HCILESetExtendedScanEnable(enable: false)) { done($0.error) }
@@ -101,6 +109,7 @@ extension HostController {
         guard scan != nil else { return }
         for device in scan?.merger.flush() ?? [] { emit(.discovered(device)) }
         scan = nil
+        _ = reassembler.reset()
         emit(.scanStopped(.unsupported("controller ended the scan (LE Scan Timeout)")))
     }
 }

@@ -57,8 +57,11 @@ public final class HostController: CentralHost, @unchecked Sendable {
     /// What bring-up learned; nil until the host is powered on.
     public var controllerInfo: ControllerInfo? { queue.sync { info } }
 
+    /// The current state (read synchronously on the host queue; do not call from a `withGATT` body).
     public var state: HostState { queue.sync { currentState } }
 
+    /// Sets the queue and handler for events and completions, replacing earlier ones; events emitted before the
+    /// first call are dropped.
     public func setEventHandler(queue: DispatchQueue, _ handler: @escaping @Sendable (HostEvent) -> Void) {
         self.queue.sync {
             eventQueue = queue

@@ -1,7 +1,9 @@
-// What every live command does before it needs the radio: check the transport, open it once, report availability.
+// What every live command shares: the transport check, the direct transport probe, and finding + connecting a device.
 
+import BluetoothCore
 import CBToolKit
 import Dispatch
+import Foundation
 import Host
 
 /// Shared steps of the live commands (scan, gatt, read, write, notify, rssi).
@@ -15,8 +17,9 @@ enum LiveCommandSupport {
         }
     }
 
-    /// Opens and closes the transport once so a missing controller, a kernel without Bluetooth, missing capabilities
-    /// or a busy controller are reported now, with the mapped one-line message (exit 1).
+    /// Opens and closes the transport once, so a missing controller, a kernel without Bluetooth, missing capabilities,
+    /// a busy controller or a refused connection are reported with the transport's own one-line message (exit 1).
+    /// Used after CoreBluetooth reported a state below `.poweredOn`, to say why.
     static func probe(_ spec: TransportSpec) throws(ToolError) {
         let transport = spec.makeTransport()
         do {
@@ -27,11 +30,47 @@ enum LiveCommandSupport {
         transport.close()
     }
 
-    /// The stand-in until the CoreBluetooth facade is wired: checks the transport, then says the command is not available.
-    static func notYetAvailable(_ invocation: Invocation) throws(ToolError) -> Never {
-        let spec = try transportSpec(invocation)
-        try probe(spec)
-        throw .failure("\(invocation.command.rawValue) needs the CoreBluetooth runtime, which this build does not have yet; "
-                       + "`cbtool decode FILE` works on recorded captures meanwhile")
+    /// Opens a session, scans until the device at operand 0 advertises, and connects to it.
+    /// Throws the session's failures, "device not found" and connection failures; the session is closed on failure.
+    static func connectedDevice(_ invocation: Invocation) throws(ToolError) -> (CentralSession, FoundDevice) {
+        guard let address = BluetoothAddress(invocation.operand(0)) else {
+            throw .usage("\"\(invocation.operand(0))\" is not a device address like 12:34:56:78:9A:BC", usage: "usage: " + invocation.command.usage)
+        }
+        let session = try CentralSession(invocation)
+        do {
+            let device = try session.find(address)
+            try session.connect(device.peripheral)
+            return (session, device)
+        } catch {
+            session.close()
+            throw error
+        }
+    }
+
+    /// A timestamp for JSON lines: ISO 8601 in UTC with milliseconds ("2025-01-31T12:00:00.123Z").
+    static func isoTime(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+
+    /// A timestamp for text lines: local time of day with milliseconds ("14:03:22.517").
+    static func clockTime(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "HH:mm:ss.SSS"
+        return formatter.string(from: date)
+    }
+
+    /// Seconds with one decimal ("3.0") for summaries.
+    static func secondsText(_ duration: Duration) -> String {
+        let tenths = (duration.components.seconds * 10) + duration.components.attoseconds / 100_000_000_000_000_000
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+
+    /// Seconds as a JSON number with millisecond precision.
+    static func secondsJSON(_ duration: Duration) -> JSONValue {
+        let millis = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        return .double(Double(millis) / 1000)
     }
 }

@@ -1,11 +1,61 @@
-// `cbtool scan`: list advertisers (AdvertiserFormatter.line / .json per advertiser, then a summary).
+// `cbtool scan`: a live list of advertisers through CBCentralManager's scan, then a summary.
 
+import BluetoothCore
 import CBToolKit
+import CoreBluetooth
+import Foundation
 
-/// `cbtool scan`. To wire it to CoreBluetooth: replace the body with the live work, keeping the signature;
-/// write every result through `output.emit(_:json:)` and end with `ToolError.failure` for errors a person can act on.
+/// `cbtool scan [--duration S] [--passive] [--service UUID]... [--duplicates]`.
+///
+/// One line (``AdvertiserFormatter/line(_:)``) or JSON object (``AdvertiserFormatter/json(_:extra:)`` plus `"time"`)
+/// per report CoreBluetooth gives: each advertiser once, and again when its advertisement changes, or every
+/// advertisement with `--duplicates`. Runs for `--duration`, or until Ctrl-C; then prints
+/// `summary: 4 advertisers (2 connectable), 4 reports in 3.0 s (active scan)` /
+/// `{"type":"summary","advertisers":4,"connectable":2,"reports":4,"seconds":3.0,"active":true}`.
 enum ScanCommand {
     static func run(_ invocation: Invocation, output: OutputSink) throws(ToolError) {
-        try LiveCommandSupport.notYetAvailable(invocation)
+        let session = try CentralSession(invocation)
+        defer { session.close() }
+        let interrupt = InterruptSignal(inbox: session.inbox)
+        defer { withExtendedLifetime(interrupt) {} }
+
+        var options: [String: Any] = [CBCentralManagerScanOptionAllowDuplicatesKey: invocation.duplicates]
+        if invocation.passive { options[CBCentralManagerScanOptionPassiveKey] = true }
+        let services = invocation.services.isEmpty ? nil : invocation.services.map(CBUUID.init(bluetoothUUID:))
+        let kind = invocation.passive ? "passive" : "active"
+        CentralSession.progress("scanning (\(kind))" + (invocation.duration.map { " for \(CentralSession.seconds($0))" } ?? "")
+                                + (invocation.duration == nil ? ", Ctrl-C to stop…" : "…"))
+        session.manager.scanForPeripherals(withServices: services, options: options)
+
+        let start = ContinuousClock.now
+        let deadline = invocation.duration.map { start + $0 }
+        var connectable: [String: Bool] = [:]
+        var reports = 0
+        scanning: while let event = session.inbox.next(until: deadline) {
+            switch event {
+            case .discovered(let peripheral, let advertisement, let rssi):
+                let snapshot = AdvertisementText.snapshot(peripheral, advertisement: advertisement, rssi: rssi)
+                reports += 1
+                connectable[snapshot.address] = snapshot.isConnectable ?? false
+                output.emit(AdvertiserFormatter.line(snapshot),
+                            json: AdvertiserFormatter.json(snapshot, extra: ["time": .string(LiveCommandSupport.isoTime(Date()))]))
+            case .stateChanged(let state) where state != .poweredOn:
+                throw .failure("the controller stopped while scanning (CoreBluetooth reports \(state))")
+            case .interrupted:
+                break scanning
+            default:
+                continue
+            }
+        }
+        if session.manager.isScanning { session.manager.stopScan() }
+        let elapsed = ContinuousClock.now - start
+        let count = connectable.count
+        let connectableCount = connectable.values.filter { $0 }.count
+        output.emit("summary: \(count) advertiser\(count == 1 ? "" : "s") (\(connectableCount) connectable), \(reports) report\(reports == 1 ? "" : "s") "
+                    + "in \(LiveCommandSupport.secondsText(elapsed)) s (\(kind) scan"
+                    + (invocation.services.isEmpty ? "" : ", services " + invocation.services.map(\.description).joined(separator: ", ")) + ")",
+                    json: ["type": "summary", "advertisers": .integer(count), "connectable": .integer(connectableCount),
+                           "reports": .integer(reports), "seconds": LiveCommandSupport.secondsJSON(elapsed), "active": .bool(!invocation.passive),
+                           "services": .array(invocation.services.map { .string($0.description) })])
     }
 }

@@ -1,0 +1,23 @@
+// Linux-only option keys (OpenCoreBluetooth extensions, not in Apple's SDK): the controller, passive scanning, a btsnoop file.
+
+// MARK: Initialisation options (init(delegate:queue:options:))
+
+/// Linux only, `String`: the controller to use. Same syntax as the `OCB_TRANSPORT` environment variable (which this
+/// key overrides): `hci0` (kernel HCI socket, BlueZ keeps the controller; the default), `user:hci0` (HCI user
+/// channel, this process owns the controller), `tcp:HOST:PORT` (H4 over TCP), `serial:/dev/ttyUSB0@1000000` (H4 over
+/// a UART at that baud rate). Malformed text logs an API misuse and the manager reports `.unsupported`.
+public let CBCentralManagerOptionTransportKey: String = "kOCBInitOptionTransport"
+
+/// Linux only, `String`: record every HCI packet the manager's controller sends and receives in this file, in the
+/// btsnoop format (version 1, datalink 1002 HCI UART/H4; what `btmon -w` and Wireshark read). The file is created
+/// (or truncated) when the manager starts its controller and written until the manager is released. An empty
+/// string records nothing. Recorded only when this process owns the controller (`user:`, `tcp:` and `serial:`
+/// transports of ``CBCentralManagerOptionTransportKey``); on the kernel socket nothing is written.
+public let CBCentralManagerOptionBtsnoopPathKey: String = "kOCBInitOptionBtsnoopPath"
+
+// MARK: Scan options (scanForPeripherals(withServices:options:))
+
+/// Linux only, `NSNumber` (Bool), default false: scan passively, sending no scan requests (LE_Scan_Type 0x00,
+/// Core v5.4 Vol 4 Part E §7.8.10 / §7.8.64), so peripherals are reported from their advertising PDUs alone and no
+/// scan response data (e.g. a complete local name sent only there) is merged in. iOS always scans actively.
+public let CBCentralManagerScanOptionPassiveKey: String = "kOCBScanOptionPassive"

@@ -1,0 +1,39 @@
+// Linux-only additions to CBPeripheral and the GATT attribute classes: device addresses and ATT handles for tools.
+import BluetoothCore
+
+// These are OpenCoreBluetooth extensions, not part of Apple's CoreBluetooth: iOS hides addresses and handles
+// behind identifiers. Linux tools (cbtool, gateways) need them to name devices the way the radio does.
+
+extension CBPeripheral {
+    /// Linux only: the device address as the controller reports it, "C1:A0:00:00:00:01" (most significant byte
+    /// first). For a resolvable private address the controller resolved, the identity address. Never nil here; optional
+    /// so code written for a platform without it stays the same.
+    public var address: String? { peer.address.description }
+
+    /// Linux only: the address type of ``address``: "public", "random", "public identity" or "random identity"
+    /// (Core v5.4 Vol 4 Part E §7.7.65.2 Peer_Address_Type).
+    public var addressType: String? { peer.type.description }
+
+    /// Linux only: the device address as a value.
+    public var bluetoothAddress: BluetoothAddress { peer.address }
+}
+
+extension CBService {
+    /// Linux only: the service's attribute handles, its declaration through its last attribute
+    /// (Core v5.4 Vol 3 Part G §3.1; the handle range of Read By Group Type Response, Vol 3 Part F §3.4.4.10).
+    public var attributeHandles: ClosedRange<UInt16> { startHandle...endHandle }
+}
+
+extension CBCharacteristic {
+    /// Linux only: the handle of the characteristic declaration (type 0x2803, Core v5.4 Vol 3 Part G §3.3.1).
+    public var declarationAttributeHandle: UInt16 { declarationHandle }
+    /// Linux only: the handle of the characteristic value (the handle reads, writes and notifications use).
+    public var valueAttributeHandle: UInt16 { valueHandle }
+    /// Linux only: the declaration handle through the last handle of the characteristic definition (its descriptors).
+    public var attributeHandles: ClosedRange<UInt16> { declarationHandle...max(declarationHandle, endHandle) }
+}
+
+extension CBDescriptor {
+    /// Linux only: the descriptor's attribute handle (Core v5.4 Vol 3 Part G §4.7.1).
+    public var attributeHandle: UInt16 { handle }
+}

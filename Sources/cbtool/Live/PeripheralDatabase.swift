@@ -1,0 +1,131 @@
+// The whole GATT database of a connected peripheral, discovered (and optionally read) through CoreBluetooth.
+
+import BluetoothCore
+import CBToolKit
+import CoreBluetooth
+import Foundation
+
+/// Every service (primary, and secondary ones reached through includes), characteristic and descriptor of a
+/// peripheral, with the values read, in handle order.
+struct PeripheralDatabase {
+    /// Services in handle order (each once, however many services include it).
+    var services: [CBService]
+    /// Values read, by attribute handle (characteristic value handles and descriptor handles).
+    var values: [UInt16: [UInt8]] = [:]
+    /// Reads that failed, by attribute handle: the error text.
+    var readErrors: [UInt16: String] = [:]
+
+    /// Every characteristic, in handle order.
+    var characteristics: [CBCharacteristic] { services.flatMap { $0.characteristics ?? [] } }
+
+    /// Every descriptor, in handle order.
+    var descriptors: [CBDescriptor] { characteristics.flatMap { $0.descriptors ?? [] } }
+
+    /// The database as the tree printer takes it.
+    ///
+    /// Include declaration handles are not given by CoreBluetooth; the spec puts include declarations right after
+    /// the service declaration, before any characteristic (Core v5.4 Vol 3 Part G §3.1), so when exactly as many
+    /// handles lie there as there are includes, those are theirs; otherwise the handle is left unknown.
+    var tree: [GATTTreeService] {
+        services.map { service in
+            let range = service.attributeHandles
+            let characteristics = service.characteristics ?? []
+            let includes = service.includedServices ?? []
+            let firstOther = Int(characteristics.first?.declarationAttributeHandle ?? range.upperBound) + (characteristics.isEmpty ? 1 : 0)
+            let derived = firstOther - Int(range.lowerBound) - 1 == includes.count
+            return GATTTreeService(
+                startHandle: range.lowerBound, endHandle: range.upperBound, uuid: service.uuid.bluetoothUUID,
+                isPrimary: service.isPrimary,
+                includes: includes.enumerated().map { index, included in
+                    GATTTreeInclude(handle: derived ? UInt16(clamping: Int(range.lowerBound) + 1 + index) : nil,
+                                    startHandle: included.attributeHandles.lowerBound,
+                                    endHandle: included.attributeHandles.upperBound, uuid: included.uuid.bluetoothUUID)
+                },
+                characteristics: characteristics.map { characteristic in
+                    GATTTreeCharacteristic(
+                        declarationHandle: characteristic.declarationAttributeHandle,
+                        valueHandle: characteristic.valueAttributeHandle, uuid: characteristic.uuid.bluetoothUUID,
+                        properties: CharacteristicProperties(rawValue: UInt8(truncatingIfNeeded: characteristic.properties.rawValue)),
+                        value: values[characteristic.valueAttributeHandle],
+                        descriptors: (characteristic.descriptors ?? []).map { descriptor in
+                            GATTTreeDescriptor(handle: descriptor.attributeHandle, uuid: descriptor.uuid.bluetoothUUID,
+                                               value: values[descriptor.attributeHandle])
+                        })
+                })
+        }
+    }
+}
+
+extension CentralSession {
+    /// Discovers everything: primary services, included services (following them to secondary services),
+    /// characteristics and descriptors (Core v5.4 Vol 3 Part G §4.4.1, §4.5.1, §4.6.1, §4.7.1); then, when
+    /// `readValues`, reads every readable characteristic and every descriptor, keeping read errors per handle.
+    func discoverDatabase(of peripheral: CBPeripheral, readValues: Bool) throws(ToolError) -> PeripheralDatabase {
+        Self.progress("discovering services…")
+        try request("discovering services", on: peripheral, start: { peripheral.discoverServices(nil) }) { event -> Result<Void, any Error>? in
+            guard case .servicesDiscovered(let error) = event else { return nil }
+            return error.map { .failure($0) } ?? .success(())
+        }
+        var services = peripheral.services ?? []
+        var index = 0
+        while index < services.count {
+            let service = services[index]
+            index += 1
+            try request("discovering the services \(GATTText.uuid(service.uuid.bluetoothUUID)) includes", on: peripheral,
+                        start: { peripheral.discoverIncludedServices(nil, for: service) }) { event -> Result<Void, any Error>? in
+                guard case .includedServicesDiscovered(let answered, let error) = event, answered === service else { return nil }
+                return error.map { .failure($0) } ?? .success(())
+            }
+            for included in service.includedServices ?? []
+            where !services.contains(where: { $0.attributeHandles.lowerBound == included.attributeHandles.lowerBound }) {
+                services.append(included)
+            }
+        }
+        services.sort { $0.attributeHandles.lowerBound < $1.attributeHandles.lowerBound }
+
+        Self.progress("discovering characteristics…")
+        for service in services {
+            try request("discovering the characteristics of \(GATTText.uuid(service.uuid.bluetoothUUID))", on: peripheral,
+                        start: { peripheral.discoverCharacteristics(nil, for: service) }) { event -> Result<Void, any Error>? in
+                guard case .characteristicsDiscovered(let answered, let error) = event, answered === service else { return nil }
+                return error.map { .failure($0) } ?? .success(())
+            }
+            for characteristic in service.characteristics ?? [] {
+                try request("discovering the descriptors of \(AttributeText.name(characteristic))", on: peripheral,
+                            start: { peripheral.discoverDescriptors(for: characteristic) }) { event -> Result<Void, any Error>? in
+                    guard case .descriptorsDiscovered(let answered, let error) = event, answered === characteristic else { return nil }
+                    return error.map { .failure($0) } ?? .success(())
+                }
+            }
+        }
+        var database = PeripheralDatabase(services: services)
+        guard readValues else { return database }
+
+        Self.progress("reading values…")
+        for characteristic in database.characteristics {
+            if characteristic.properties.contains(.read) {
+                try readInto(&database, handle: characteristic.valueAttributeHandle, on: peripheral) { () throws(ToolError) in
+                    try read(characteristic, on: peripheral)
+                }
+            }
+            for descriptor in characteristic.descriptors ?? [] {
+                try readInto(&database, handle: descriptor.attributeHandle, on: peripheral) { () throws(ToolError) in
+                    try read(descriptor, on: peripheral)
+                }
+            }
+        }
+        return database
+    }
+
+    /// Runs one read for the database; an ATT error is kept in `readErrors` (the tree goes on without the value).
+    /// A failure that leaves the link down (or the session interrupted) ends the discovery.
+    private func readInto(_ database: inout PeripheralDatabase, handle: UInt16, on peripheral: CBPeripheral,
+                          _ body: () throws(ToolError) -> [UInt8]) throws(ToolError) {
+        do {
+            database.values[handle] = try body()
+        } catch {
+            guard peripheral.state == .connected else { throw error }
+            database.readErrors[handle] = error.message
+        }
+    }
+}
