@@ -192,7 +192,7 @@ struct HostileServer {
             client.discoverCharacteristics(of: service, completion: count)
             client.discoverDescriptors(of: characteristic, completion: count)
             client.read(handle, long: server.random.chance(50), completion: count)
-            client.readCharacteristics(uuid: BluetoothUUID(0x2A19), completion: count)
+            client.readUsingCharacteristicUUID(BluetoothUUID(0x2A19), completion: count)
             client.readMultiple(handles, completion: count)
             client.readMultipleVariable(handles, completion: count)
             client.write(Array(value.prefix(20)), to: handle, completion: count)

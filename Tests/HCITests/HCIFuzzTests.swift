@@ -85,7 +85,7 @@ import BluetoothCore
     /// Every command whose Command Complete the host decodes.
     static let commands: [any HCICommand.Type] = [
         HCILECreateConnection.self, HCILEExtendedCreateConnection.self, HCILECreateConnectionCancel.self, HCIDisconnect.self,
-        HCILEStartEncryption.self, HCILELongTermKeyRequestReply.self, HCILELongTermKeyRequestNegativeReply.self,
+        HCILEEnableEncryption.self, HCILELongTermKeyRequestReply.self, HCILELongTermKeyRequestNegativeReply.self,
         HCILESetDataLength.self, HCILEReadMaximumDataLength.self, HCILEReadSuggestedDefaultDataLength.self,
         HCILEWriteSuggestedDefaultDataLength.self, HCILEReadPHY.self, HCILESetDefaultPHY.self, HCILESetPHY.self,
         HCILESetScanParameters.self, HCILESetScanEnable.self, HCILESetExtendedScanParameters.self, HCILESetExtendedScanEnable.self,
