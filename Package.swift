@@ -36,6 +36,7 @@ let package = Package(
         .executableTarget(name: "RestorationExample", dependencies: ["CoreBluetooth"]),
         .executableTarget(name: "KernelProbe", dependencies: ["Host", "HCI", "ATT", "GATT", "BluetoothCore"]),
         .executableTarget(name: "Benchmarks", dependencies: ["BluetoothCore", "Advertising", "HCI", "L2CAP", "ATT", "GATT"]),
+        .executableTarget(name: "FuzzHarness", dependencies: ["BluetoothCore", "Advertising", "HCI", "L2CAP", "ATT"]),
         .target(name: "PeerSupport", path: "Tests/PeerSupport"),
         .testTarget(name: "BluetoothCoreTests", dependencies: ["BluetoothCore"]),
         .testTarget(name: "AdvertisingTests", dependencies: ["Advertising", "BluetoothCore", "HCI"]),

@@ -12,7 +12,7 @@ public enum StoryRenderer {
     /// Writes the story of `name` (the file name shown).
     public static func emit(_ story: CaptureStory, name: String, to output: OutputSink) {
         let start = story.firstTimestamp ?? 0
-        let span = Double((story.lastTimestamp ?? start) - start) / 1_000_000
+        let span = elapsed(story.lastTimestamp ?? start, since: start)
         output.emit("capture \(name): \(formatName(story.format)), \(story.recordCount) records over \(seconds(span))",
                     json: ["type": "capture", "file": .string(name), "format": .string(formatName(story.format)),
                            "records": .integer(story.recordCount),
@@ -105,9 +105,9 @@ public enum StoryRenderer {
             line += " peer unknown (no connection event in the capture)"
         }
         if let central = connection.isCentral { line += central ? ", we are central" : ", we are peripheral" }
-        line += ", " + (connection.isAnnounced ? "connected" : "first seen") + " at +" + seconds(Double(connection.connectedAt - start) / 1_000_000)
+        line += ", " + (connection.isAnnounced ? "connected" : "first seen") + " at +" + seconds(elapsed(connection.connectedAt, since: start))
         if let end = connection.disconnectedAt {
-            line += ", disconnected at +" + seconds(Double(end - start) / 1_000_000)
+            line += ", disconnected at +" + seconds(elapsed(end, since: start))
             if let reason = connection.reason { line += " (\(reason))" }
         } else {
             line += ", still connected at the end"
@@ -152,4 +152,7 @@ public enum StoryRenderer {
     }
 
     static func seconds(_ value: Double) -> String { String(format6: value).dropLast(3) + " s" }
+
+    /// Seconds from `start` to `time` (microseconds from a capture file: any Int64, so the difference is taken in Double).
+    static func elapsed(_ time: Int64, since start: Int64) -> Double { (Double(time) - Double(start)) / 1_000_000 }
 }

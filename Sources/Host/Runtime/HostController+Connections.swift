@@ -148,6 +148,11 @@ extension HostController {
     /// LE (Enhanced) Connection Complete (Vol 4 Part E §7.7.65.1, §7.7.65.10).
     func handleConnectionComplete(_ event: LEConnectionComplete) {
         if event.status.isSuccess {
+            if connections[event.handle] != nil {
+                // A controller fault: a second connection on a live handle. The old link ends first, so its requests complete.
+                emit(.diagnostic("LE Connection Complete for live handle 0x\(String(event.handle, radix: 16)); the old link ends"))
+                endLink(event.handle, reason: .unspecifiedError, error: .disconnected(event.handle, .unspecifiedError))
+            }
             let peer = PeerAddress(event.peerAddress, type: event.peerAddressType)
             let info = ConnectionInfo(handle: event.handle, peer: peer, role: event.role == 0 ? .central : .peripheral,
                                       parameters: LinkParameters(interval: event.connectionInterval, latency: event.peripheralLatency,

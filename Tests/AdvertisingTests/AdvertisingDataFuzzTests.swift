@@ -1,0 +1,156 @@
+// Seeded fuzz tests of advertising data parsing: random and mutated real AD payloads in both parsing modes.
+
+import Foundation
+import Testing
+import Advertising
+import BluetoothCore
+import HCI
+
+@Suite struct AdvertisingDataFuzzTests {
+    /// Every advertising and scan response payload of the fixture captures (legacy and extended reports).
+    static let corpus: [[UInt8]] = {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let folder = root.appendingPathComponent("Fixtures/captures")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.filter { $0.hasSuffix(".btsnoop") }.sorted() ?? []
+        var payloads: Set<[UInt8]> = []
+        for name in names {
+            guard let capture = try? CaptureFile.read(path: folder.appendingPathComponent(name).path) else { continue }
+            for record in capture.records {
+                guard let packet = record.packet, packet.type == .event, case .leMeta(let meta)? = try? HCIEvent(packet: packet) else { continue }
+                switch meta {
+                case .advertisingReport(let event): event.reports.forEach { payloads.insert($0.data) }
+                case .extendedAdvertisingReport(let event): event.reports.forEach { payloads.insert($0.data) }
+                default: break
+                }
+            }
+        }
+        return payloads.sorted { $0.lexicographicallyPrecedes($1) }
+    }()
+
+    /// Checks one input against both modes: strict agrees with lenient, and lenient keeps the well-formed prefix.
+    static func check(_ bytes: [UInt8]) {
+        let lenient = AdvertisingData(bytes: bytes)
+        #expect(lenient.bytes == bytes)
+        for diagnostic in lenient.diagnostics { #expect(diagnostic.offset >= 0 && diagnostic.offset <= bytes.count) }
+        do {
+            let strict = try AdvertisingData(bytes: bytes, mode: .strict)
+            #expect(strict.structures == lenient.structures)
+            #expect(lenient.diagnostics.isEmpty)
+        } catch {
+            // The first fault strict mode throws is the first one lenient mode reports.
+            #expect(lenient.diagnostics.first == error)
+            // The structures before the faulty one are well formed: strict mode takes them, lenient keeps every one.
+            let faultyStart = Self.structureStart(containing: error.offset, in: bytes)
+            let prefix = Array(bytes.prefix(faultyStart))
+            if let clean = try? AdvertisingData(bytes: prefix, mode: .strict) {
+                #expect(Array(lenient.structures.prefix(clean.structures.count)) == clean.structures)
+            } else {
+                Issue.record("the prefix before the first fault (\(faultyStart) of \(bytes.count) bytes) does not parse strictly")
+            }
+        }
+        // Every accessor copes with whatever was parsed.
+        _ = (lenient.localName, lenient.serviceUUIDs, lenient.solicitedServiceUUIDs, lenient.serviceData, lenient.manufacturerData,
+             lenient.txPowerLevel, lenient.flags, lenient.appearance, lenient.iBeacon, lenient.eddystone)
+        _ = MergedAdvertisement(advertisingData: lenient, scanResponse: lenient).serviceUUIDs
+    }
+
+    /// The offset of the length octet of the structure that holds `offset` (faults name offsets inside a structure).
+    static func structureStart(containing offset: Int, in bytes: [UInt8]) -> Int {
+        var start = 0
+        while start < bytes.count {
+            let next = start + 1 + Int(bytes[start])
+            if offset < next || bytes[start] == 0 { return start }
+            start = next
+        }
+        return min(start, bytes.count)
+    }
+
+    @Test func corpusIsNotEmpty() {
+        #expect(Self.corpus.count > 20)
+    }
+
+    @Test(arguments: 0..<4)
+    func randomBytes(seed: UInt64) {
+        var random = FuzzRandom(seed: 0xAD00 + seed)
+        for _ in 0..<1500 {
+            // Legacy (31), extended (up to 1650 in a chain) and structured inputs: length octets that mostly fit.
+            var bytes: [UInt8] = []
+            if random.chance(50) {
+                bytes = random.bytes(random.int(0...(random.chance(80) ? 31 : 255)))
+            } else {
+                for _ in 0..<random.int(1...6) {
+                    let length = random.int(1...12)
+                    bytes.append(UInt8(length + (random.chance(10) ? random.int(-1...2) : 0)))
+                    bytes.append(random.chance(80) ? UInt8(random.int(0x00...0x31)) : random.edgeByte())
+                    bytes += random.bytes(length - 1)
+                }
+            }
+            Self.check(bytes)
+        }
+    }
+
+    @Test(arguments: 0..<4)
+    func mutatedCapturePayloads(seed: UInt64) {
+        var random = FuzzRandom(seed: 0xAD10 + seed)
+        let corpus = Self.corpus
+        guard !corpus.isEmpty else { return }
+        for payload in corpus { Self.check(payload) }
+        for _ in 0..<2000 {
+            Self.check(random.mutate(corpus[random.int(0...(corpus.count - 1))]))
+        }
+    }
+}
+
+/// A seeded SplitMix64 generator with byte-mutation helpers, so every fuzz case is reproducible from its seed.
+struct FuzzRandom: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
+
+    mutating func byte() -> UInt8 { UInt8.random(in: 0...255, using: &self) }
+
+    mutating func chance(_ percent: Int) -> Bool { int(0...99) < percent }
+
+    mutating func bytes(_ count: Int) -> [UInt8] { (0..<max(0, count)).map { _ in byte() } }
+
+    /// A value at the edges where length and handle arithmetic breaks, or any byte.
+    mutating func edgeByte() -> UInt8 { [0x00, 0x01, 0x7F, 0x80, 0xFE, 0xFF, byte()][int(0...6)] }
+
+    /// One to four mutations: bit flips, edge bytes, inserted, deleted or duplicated runs, truncation.
+    mutating func mutate(_ input: [UInt8]) -> [UInt8] {
+        var bytes = input
+        for _ in 0..<int(1...4) {
+            switch int(0...6) {
+            case 0 where !bytes.isEmpty:
+                let index = int(0...(bytes.count - 1))
+                bytes[index] ^= UInt8(1) << UInt8(int(0...7))
+            case 1 where !bytes.isEmpty:
+                bytes[int(0...(bytes.count - 1))] = edgeByte()
+            case 2:
+                bytes.insert(contentsOf: self.bytes(int(1...8)), at: int(0...bytes.count))
+            case 3 where !bytes.isEmpty:
+                let start = int(0...(bytes.count - 1))
+                bytes.removeSubrange(start..<min(bytes.count, start + int(1...8)))
+            case 4 where !bytes.isEmpty:
+                let start = int(0...(bytes.count - 1))
+                let run = Array(bytes[start..<min(bytes.count, start + int(1...16))])
+                bytes.insert(contentsOf: run, at: int(0...bytes.count))
+            case 5:
+                bytes = Array(bytes.prefix(int(0...bytes.count)))
+            default:
+                bytes.append(contentsOf: self.bytes(int(0...4)))
+            }
+        }
+        return bytes
+    }
+}
