@@ -1,6 +1,7 @@
 // Seeded fuzz tests of capture reading: bit flips, corrupted length fields, truncations and insertions in real captures.
 
 import Foundation
+import FuzzSupport
 import Testing
 @testable import HCI
 
