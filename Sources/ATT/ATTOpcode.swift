@@ -1,5 +1,7 @@
 // The ATT opcode byte: method, command flag and authentication signature flag, with the spec's names.
 
+import BluetoothCore
+
 /// An Attribute Opcode (Core v5.4 Vol 3 Part F §3.3.1, Table 3.1; values in §3.4.8, Table 3.37).
 ///
 /// One byte: bits 0-5 Method, bit 6 Command Flag, bit 7 Authentication Signature Flag.
@@ -160,7 +162,7 @@ public struct ATTOpcode: RawRepresentable, Hashable, Sendable, ExpressibleByInte
         case .multipleHandleValueNotification: "ATT_MULTIPLE_HANDLE_VALUE_NTF"
         case .writeCommand: "ATT_WRITE_CMD"
         case .signedWriteCommand: "ATT_SIGNED_WRITE_CMD"
-        default: "opcode 0x" + (rawValue < 0x10 ? "0" : "") + String(rawValue, radix: 16, uppercase: true)
+        default: "opcode 0x" + Hex.uppercase(rawValue, digits: 2)
         }
     }
 

@@ -43,10 +43,7 @@ public struct BluetoothAddress: Hashable, Sendable, Comparable, CustomStringConv
 
     /// The address as `AA:BB:CC:DD:EE:FF`, upper-case hex.
     public var description: String {
-        bytes.map { byte in
-            let hex = String(byte, radix: 16, uppercase: true)
-            return hex.count == 1 ? "0" + hex : hex
-        }.joined(separator: ":")
+        bytes.map { Hex.uppercase($0, digits: 2) }.joined(separator: ":")
     }
 
     /// The sub-type of a random device address, from its two most significant bits

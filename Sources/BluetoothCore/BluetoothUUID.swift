@@ -123,18 +123,15 @@ public struct BluetoothUUID: Hashable, Sendable, Comparable, CustomStringConvert
 
     /// The full 128-bit form, upper case: `0000180F-0000-1000-8000-00805F9B34FB`.
     public var uuidString128: String {
-        let hex = bigEndianBytes.map { byte in
-            let digits = String(byte, radix: 16, uppercase: true)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined()
+        let hex = bigEndianBytes.map { Hex.uppercase($0, digits: 2) }.joined()
         let characters = Array(hex)
         return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(characters[$0]) }.joined(separator: "-")
     }
 
     /// The shortest canonical text, as CBUUID prints it: "180F", "12345678", or the full upper-case 128-bit form.
     public var description: String {
-        if let value = uuid16 { return Self.hex(UInt64(value), digits: 4) }
-        if let value = uuid32 { return Self.hex(UInt64(value), digits: 8) }
+        if let value = uuid16 { return Hex.uppercase(value, digits: 4) }
+        if let value = uuid32 { return Hex.uppercase(value, digits: 8) }
         return uuidString128
     }
 
@@ -153,10 +150,5 @@ public struct BluetoothUUID: Hashable, Sendable, Comparable, CustomStringConvert
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)
-    }
-
-    private static func hex(_ value: UInt64, digits: Int) -> String {
-        let text = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, digits - text.count)) + text
     }
 }

@@ -10,6 +10,13 @@ public enum Hex {
         }.joined(separator: separator)
     }
 
+    /// Upper-case hex of `value`, zero-padded to at least `digits` digits, no prefix: `(0x2A, 4)` → "002A".
+    /// The one formatter of handles, opcodes, codes, UUIDs and addresses in descriptions across the layers.
+    public static func uppercase<T: BinaryInteger>(_ value: T, digits: Int) -> String {
+        let text = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, digits - text.count)) + text
+    }
+
     /// Parses hex text into bytes, ignoring whitespace, ':' and '-' separators and an optional "0x" prefix;
     /// nil if a character is not hex or the digit count is odd.
     public static func bytes(_ text: String) -> [UInt8]? {

@@ -40,55 +40,53 @@ extension GATTResponse {
     /// a response a GATT procedure asks for.
     init(bytes: [UInt8]) throws(GATTError) {
         let opcode = ATTOpcode(rawValue: bytes.first ?? 0)
-        let answers: Set<ATTOpcode> = [
-            .errorResponse, .exchangeMTUResponse, .findInformationResponse, .findByTypeValueResponse, .readByTypeResponse,
-            .readResponse, .readBlobResponse, .readMultipleResponse, .readMultipleVariableResponse,
-            .readByGroupTypeResponse, .writeResponse, .prepareWriteResponse, .executeWriteResponse,
-        ]
-        guard answers.contains(opcode) else { throw GATTError.unexpectedResponse(opcode.description) }
+        guard opcode.kind == .response else { throw GATTError.unexpectedResponse(opcode.description) }
+        let pdu: ATTPDU
         do throws(ATTDecodingError) {
-            switch opcode {
-            case .errorResponse:
-                let pdu = try ATTErrorResponse(bytes: bytes)
-                self = .error(pdu.error, handle: pdu.attributeHandle)
-            case .findInformationResponse:
-                self = .findInformation(try ATTFindInformationResponse(bytes: bytes).entries.map { ($0.handle, $0.uuid) })
-            case .findByTypeValueResponse:
-                self = .findByTypeValue(try ATTFindByTypeValueResponse(bytes: bytes).handlesInformationList.map {
-                    ($0.foundAttributeHandle, $0.groupEndHandle)
-                })
-            case .readByTypeResponse:
-                self = .readByType(try ATTReadByTypeResponse(bytes: bytes).attributeDataList.map {
-                    GATTAttributeData(handle: $0.attributeHandle, endGroupHandle: $0.attributeHandle, value: $0.attributeValue)
-                })
-            case .readResponse:
-                self = .read(try ATTReadResponse(bytes: bytes).attributeValue)
-            case .readBlobResponse:
-                self = .read(try ATTReadBlobResponse(bytes: bytes).partAttributeValue)
-            case .readMultipleResponse:
-                self = .readMultiple(try ATTReadMultipleResponse(bytes: bytes).setOfValues)
-            case .readMultipleVariableResponse:
-                self = .readMultipleVariable(try ATTReadMultipleVariableResponse(bytes: bytes).lengthValueTupleList.map {
-                    ($0.valueLength, $0.attributeValue)
-                })
-            case .readByGroupTypeResponse:
-                self = .readByGroupType(try ATTReadByGroupTypeResponse(bytes: bytes).attributeDataList.map {
-                    GATTAttributeData(handle: $0.attributeHandle, endGroupHandle: $0.endGroupHandle, value: $0.attributeValue)
-                })
-            case .writeResponse:
-                _ = try ATTWriteResponse(bytes: bytes)
-                self = .write
-            case .prepareWriteResponse:
-                let pdu = try ATTPrepareWriteResponse(bytes: bytes)
-                self = .prepareWrite(handle: pdu.attributeHandle, offset: pdu.valueOffset, value: pdu.partAttributeValue)
-            case .executeWriteResponse:
-                _ = try ATTExecuteWriteResponse(bytes: bytes)
-                self = .executeWrite
-            default:
-                self = .exchangeMTU(serverRxMTU: try ATTExchangeMTUResponse(bytes: bytes).serverRxMTU)
-            }
+            pdu = try ATTPDU(bytes: bytes)
         } catch {
             throw GATTError.malformed(GATTMalformedResponse(response: opcode.description, reason: error.description))
+        }
+        try self.init(pdu)
+    }
+
+    /// The response a procedure consumes from an already decoded ATT PDU (the ATT bearer decodes every response
+    /// once; this only picks the fields). Throws ``GATTError/unexpectedResponse(_:)`` for a PDU that is not a
+    /// response a GATT procedure asks for.
+    init(_ pdu: ATTPDU) throws(GATTError) {
+        switch pdu {
+        case .errorResponse(let response):
+            self = .error(response.error, handle: response.attributeHandle)
+        case .exchangeMTUResponse(let response):
+            self = .exchangeMTU(serverRxMTU: response.serverRxMTU)
+        case .findInformationResponse(let response):
+            self = .findInformation(response.entries.map { ($0.handle, $0.uuid) })
+        case .findByTypeValueResponse(let response):
+            self = .findByTypeValue(response.handlesInformationList.map { ($0.foundAttributeHandle, $0.groupEndHandle) })
+        case .readByTypeResponse(let response):
+            self = .readByType(response.attributeDataList.map {
+                GATTAttributeData(handle: $0.attributeHandle, endGroupHandle: $0.attributeHandle, value: $0.attributeValue)
+            })
+        case .readResponse(let response):
+            self = .read(response.attributeValue)
+        case .readBlobResponse(let response):
+            self = .read(response.partAttributeValue)
+        case .readMultipleResponse(let response):
+            self = .readMultiple(response.setOfValues)
+        case .readMultipleVariableResponse(let response):
+            self = .readMultipleVariable(response.lengthValueTupleList.map { ($0.valueLength, $0.attributeValue) })
+        case .readByGroupTypeResponse(let response):
+            self = .readByGroupType(response.attributeDataList.map {
+                GATTAttributeData(handle: $0.attributeHandle, endGroupHandle: $0.endGroupHandle, value: $0.attributeValue)
+            })
+        case .writeResponse:
+            self = .write
+        case .prepareWriteResponse(let response):
+            self = .prepareWrite(handle: response.attributeHandle, offset: response.valueOffset, value: response.partAttributeValue)
+        case .executeWriteResponse:
+            self = .executeWrite
+        default:
+            throw GATTError.unexpectedResponse(pdu.opcode.description)
         }
     }
 }

@@ -80,16 +80,17 @@ public final class GATTClient {
     /// A PDU that cannot be decoded ends that procedure with ``GATTError/malformed(_:)``; with no procedure
     /// running the PDU is dropped.
     public func receiveResponse(_ pdu: [UInt8]) {
-        guard let running = current else { return }
-        let response: GATTResponse
+        guard current != nil else { return }
         do throws(GATTError) {
-            response = try GATTResponse(bytes: pdu)
+            receive(try GATTResponse(bytes: pdu))
         } catch {
-            current = nil
-            running.fail(error)
-            pump()
-            return
+            failCurrent(error)
         }
+    }
+
+    /// Hands an already decoded response to the running procedure (dropped when none runs).
+    func receive(_ response: GATTResponse) {
+        guard let running = current else { return }
         if let request = running.receive(response) {
             outgoing.append(request.pdu)
         } else {

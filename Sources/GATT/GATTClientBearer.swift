@@ -29,8 +29,11 @@ extension GATTClient {
                 case .requestCompleted(let id, let result) where id == bearerRequest:
                     bearerRequest = nil
                     switch result {
-                    case .success(let pdu): receiveResponse(pdu.bytes)
-                    case .failure(.errorResponse(let response)): receiveResponse(response.bytes)
+                    case .success(let pdu):
+                        // The bearer decoded the response already: pick its fields, do not encode and parse it again.
+                        do throws(GATTError) { receive(try GATTResponse(pdu)) } catch { failCurrent(error) }
+                    case .failure(.errorResponse(let response)):
+                        receive(.error(response.error, handle: response.attributeHandle))
                     case .failure(.timeout): close(.timeout)
                     case .failure(.bearerClosed): close(.disconnected)
                     case .failure(.invalidResponse(let error)):

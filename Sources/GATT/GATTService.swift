@@ -33,6 +33,5 @@ public struct GATTService: Hashable, Sendable, CustomStringConvertible {
 
 /// Four upper-case hex digits of a handle, for descriptions.
 func hex16(_ value: UInt16) -> String {
-    let text = String(value, radix: 16, uppercase: true)
-    return String(repeating: "0", count: max(0, 4 - text.count)) + text
+    Hex.uppercase(value, digits: 4)
 }

@@ -1,5 +1,7 @@
 // L2CAP channel identifiers and the LE fixed channels (Core v5.4 Vol 3 Part A §2.1).
 
+import BluetoothCore
+
 /// An L2CAP channel identifier (CID), the 16-bit endpoint name in every basic frame header.
 ///
 /// LE-U fixed channels (Core v5.4 Vol 3 Part A §2.1, Table 2.3): 0x0004 Attribute protocol,
@@ -23,7 +25,6 @@ public struct L2CAPChannelID: RawRepresentable, Hashable, Sendable, ExpressibleB
     public static let securityManagerProtocol: L2CAPChannelID = 0x0006
 
     public var description: String {
-        let hex = String(rawValue, radix: 16, uppercase: true)
-        return "0x" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        "0x" + Hex.uppercase(rawValue, digits: 4)
     }
 }

@@ -78,4 +78,11 @@ import Testing
         #expect(Hex.bytes("zz") == nil)
         #expect(Hex.bytes("") == [])
     }
+
+    @Test func upperCaseHexIsZeroPaddedToTheDigitsAsked() {
+        #expect(Hex.uppercase(UInt8(0x0A), digits: 2) == "0A")
+        #expect(Hex.uppercase(UInt16(0x2A), digits: 4) == "002A")
+        #expect(Hex.uppercase(UInt32(0x1234_5678), digits: 4) == "12345678")
+        #expect(Hex.uppercase(UInt16(0), digits: 0) == "0")
+    }
 }

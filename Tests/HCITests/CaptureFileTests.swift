@@ -31,15 +31,17 @@ import HCI
     @Test(.enabled(if: CaptureFixtures.tsharkPath != nil, "tshark is not installed: run scripts/setup"), arguments: CaptureFixtures.names)
     func fileWeWriteOpensInTsharkWithSamePacketsAndDirections(name: String) throws {
         let capture = try CaptureFixtures.read(name)
-        // Written from packets and directions only (fresh records), incrementally, through a file handle.
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ocb-\(UUID().uuidString).btsnoop").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let writer = try BtsnoopFileWriter(path: path)
+        // Written from packets and directions only (fresh records), incrementally: the bytes taken after each record.
+        var writer = BtsnoopWriter()
+        var file = writer.takeBytes()
         for record in capture.records {
             guard let packet = record.packet else { continue }
-            try writer.write(packet, direction: record.direction, timestamp: record.timestamp)
+            writer.append(packet, direction: record.direction, timestamp: record.timestamp)
+            file += writer.takeBytes()
         }
-        writer.close()
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ocb-\(UUID().uuidString).btsnoop").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(file).write(to: URL(fileURLWithPath: path))
         let frames = try CaptureFixtures.tshark(path, fields: ["frame.number", "hci_h4.direction", "frame.len"])
         #expect(frames.count == CaptureFixtures.frameCounts[name])
         #expect(frames.map { $0.count > 1 ? $0[1] : "" } == capture.records.map { "0x0\($0.direction.rawValue)" })

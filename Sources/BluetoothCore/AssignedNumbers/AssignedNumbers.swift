@@ -20,28 +20,28 @@ public enum AssignedNumbers {
     /// The company that owns a company identifier (as in Manufacturer Specific Data), e.g. 0x004C → "Apple, Inc.";
     /// nil when unassigned. Source: Assigned Numbers §7.
     public static func companyName(_ id: UInt16) -> String? {
-        companyNames[hex(UInt64(id), digits: 4)]
+        companyNames[Hex.uppercase(id, digits: 4)]
     }
 
     /// The name of an appearance value (16 bits: category in bits 15-6, subcategory in bits 5-0),
     /// "Heart Rate Sensor: Heart Rate Belt" style; the category name alone for the generic subcategory 0 or a
     /// subcategory the tables do not list; nil for an unknown category. Source: Assigned Numbers §2.6.
     public static func appearanceName(_ value: UInt16) -> String? {
-        if let name = appearanceNames[hex(UInt64(value), digits: 4)] { return name }
-        return appearanceNames[hex(UInt64(value & 0xFFC0), digits: 4)]
+        if let name = appearanceNames[Hex.uppercase(value, digits: 4)] { return name }
+        return appearanceNames[Hex.uppercase(value & 0xFFC0, digits: 4)]
     }
 
     /// The name of an AD type (the type byte of an AD structure), e.g. 0x09 → "Complete Local Name";
     /// nil when unassigned. Source: Assigned Numbers §2.3.
     public static func adTypeName(_ type: UInt8) -> String? {
-        adTypeNames[hex(UInt64(type), digits: 2)]
+        adTypeNames[Hex.uppercase(type, digits: 2)]
     }
 
     /// The URI scheme name string for a code point of the URI AD type, e.g. 0x0016 → "http:", 0x0017 → "https:",
     /// 0x0001 → "" (no scheme: the URI follows whole); nil when unassigned. Source: Assigned Numbers §2.7,
     /// Core Specification Supplement Part A §1.18.
     public static func uriScheme(_ codePoint: UInt16) -> String? {
-        uriSchemes[hex(UInt64(codePoint), digits: 4)]
+        uriSchemes[Hex.uppercase(codePoint, digits: 4)]
     }
 
     /// The code point of a URI scheme name string ("https:" → 0x0017), the inverse of ``uriScheme(_:)``;
@@ -69,10 +69,5 @@ public enum AssignedNumbers {
             result[String(line[..<tab])] = String(line[line.index(after: tab)...])
         }
         return result
-    }
-
-    static func hex(_ value: UInt64, digits: Int) -> String {
-        let text = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, digits - text.count)) + text
     }
 }

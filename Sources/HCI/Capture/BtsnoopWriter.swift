@@ -5,7 +5,7 @@ import BluetoothCore
 /// Builds a btsnoop v1 file of datalink 1002 (H4 with indicator), layout in ``BtsnoopFormat``.
 ///
 /// The file header is in ``bytes`` from the start; each ``append(_:)`` adds one record. Take the
-/// bytes written so far with ``takeBytes()`` to stream them to a file (see ``BtsnoopFileWriter``),
+/// bytes written so far with ``takeBytes()`` to stream them to a file (Host's `BtsnoopFileWriter` does),
 /// or keep appending and read ``bytes`` at the end for an in-memory file.
 ///
 /// Each record: original length, included length, flags (bit 0: 0 sent / 1 received; bit 1 set for

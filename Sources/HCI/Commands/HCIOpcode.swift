@@ -1,5 +1,7 @@
 // The 16-bit HCI command opcode: its OGF and OCF, and the names of the commands this stack sends.
 
+import BluetoothCore
+
 /// An HCI command opcode (Core v5.4 Vol 4 Part E §5.4.1).
 ///
 /// 16 bits, little-endian on the wire: OCF in bits 0-9, OGF in bits 10-15. OGF 0x01 Link Control,
@@ -34,8 +36,7 @@ public struct HCIOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
 
     /// `0xNNNN name`.
     public var description: String {
-        let hex = String(rawValue, radix: 16, uppercase: true)
-        return "0x" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + " " + name
+        "0x" + Hex.uppercase(rawValue, digits: 4) + " " + name
     }
 
     // Link Control (OGF 0x01), Vol 4 Part E §7.1

@@ -1,5 +1,7 @@
 // Every HCI error code (status) a controller can return, with its Core Specification name.
 
+import BluetoothCore
+
 /// An HCI error code, the Status byte of Command Complete, Command Status and most events
 /// (Core v5.4 Vol 1 Part F §1.3, codes 0x00...0x45).
 ///
@@ -19,16 +21,11 @@ public struct HCIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
     public var name: String {
         let index = Int(rawValue)
         if index < Self.names.count, let name = Self.names[index] { return name }
-        return "Reserved for future use (0x\(Self.hex(rawValue)))"
+        return "Reserved for future use (0x\(Hex.uppercase(rawValue, digits: 2)))"
     }
 
     /// `0xNN name`.
-    public var description: String { "0x\(Self.hex(rawValue)) \(name)" }
-
-    static func hex(_ value: UInt8) -> String {
-        let text = String(value, radix: 16, uppercase: true)
-        return text.count == 1 ? "0" + text : text
-    }
+    public var description: String { "0x\(Hex.uppercase(rawValue, digits: 2)) \(name)" }
 
     /// Names indexed by code; nil marks a reserved value (0x2B, 0x31, 0x33).
     static let names: [String?] = [

@@ -63,17 +63,18 @@ public struct ACLFlow: Sendable {
         var packets: [HCIACLDataPacket] = []
         while availableCredits > 0, !order.isEmpty {
             let handle = order.removeFirst()
-            guard var queue = queues[handle], !queue.isEmpty else {
+            // Taken in place: copying the queue out of the dictionary would copy every waiting packet per send.
+            guard let packet = queues[handle]?.first else {
                 queues[handle] = nil
                 continue
             }
-            packets.append(queue.removeFirst())
+            queues[handle]?.removeFirst()
+            packets.append(packet)
             availableCredits -= 1
             outstanding[handle, default: 0] += 1
-            if queue.isEmpty {
+            if queues[handle]?.isEmpty ?? true {
                 queues[handle] = nil
             } else {
-                queues[handle] = queue
                 order.append(handle)
             }
         }

@@ -147,6 +147,15 @@ final class LinkATT {
         }
     }
 
+    /// True for the server-initiated value PDUs a host also hands up raw as ``HostEvent/attReceived(handle:pdu:)``:
+    /// Handle Value Notification (0x1B), Indication (0x1D), Multiple Handle Value Notification (0x23)
+    /// (Vol 3 Part F §3.4.7).
+    static func isServerValue(_ pdu: [UInt8]) -> Bool {
+        guard let first = pdu.first else { return false }
+        let kind = ATTOpcode(rawValue: first).kind
+        return kind == .notification || kind == .indication
+    }
+
     /// The request inside a decoded PDU, if it is one the client sends (Vol 3 Part F §3.4.8).
     private static func request(in pdu: ATTPDU) -> (any ATTRequestPDU)? {
         switch pdu {

@@ -1,5 +1,6 @@
 // ACL in and out of each link: recombination, fixed-channel routing, fragmentation under ACL flow control, and ATT/GATT.
 
+import ATT
 import BluetoothCore
 import Dispatch
 import GATT
@@ -90,7 +91,7 @@ extension HostController {
     /// The ATT_MTU agreed by an Exchange MTU Response (at least 23), or why there is none.
     static func agreedMTU(_ result: Result<[UInt8], HostError>, att: LinkATT) -> Result<UInt16, HostError> {
         result.flatMap { response in
-            guard response.first == 0x03 else {
+            guard response.first == ATTOpcode.exchangeMTUResponse.rawValue else {
                 return .failure(.attRequestRejected("MTU exchange answered with \(Hex.string(response.prefix(5)))"))
             }
             return .success(UInt16(clamping: att.bearer.mtu))
@@ -192,8 +193,7 @@ extension HostController {
 
     private func receiveATT(_ pdu: [UInt8], on handle: UInt16) {
         guard let att = connections[handle]?.att else { return }
-        // Handle Value Notification, Indication, Multiple Handle Value Notification: also handed up raw.
-        if let opcode = pdu.first, [0x1B, 0x1D, 0x23].contains(opcode) { emit(.attReceived(handle: handle, pdu: pdu)) }
+        if LinkATT.isServerValue(pdu) { emit(.attReceived(handle: handle, pdu: pdu)) }
         apply(att.receive(pdu, now: .now), on: handle)
     }
 

@@ -1,6 +1,7 @@
 // One advertising or scan-response PDU as the scan merger takes it in, whatever report event carried it.
 
 import BluetoothCore
+import HCI
 
 /// One received advertising PDU, reduced to what scan-result merging needs.
 ///
@@ -35,29 +36,26 @@ public struct AdvertisingObservation: Sendable, Hashable {
         self.data = data
     }
 
-    /// Maps a legacy LE Advertising Report Event_Type (§7.7.65.2): 0x00 ADV_IND, 0x01 ADV_DIRECT_IND,
-    /// 0x02 ADV_SCAN_IND, 0x03 ADV_NONCONN_IND, 0x04 SCAN_RSP. Unknown values are treated as non-connectable,
-    /// non-scannable advertising. RSSI 127 becomes nil.
+    /// Maps a legacy LE Advertising Report Event_Type (§7.7.65.2) through HCI's decoding of it
+    /// (``HCI/LEAdvertisingEventType``): 0x00 ADV_IND, 0x01 ADV_DIRECT_IND, 0x02 ADV_SCAN_IND, 0x03 ADV_NONCONN_IND,
+    /// 0x04 SCAN_RSP. Unknown values are treated as non-connectable, non-scannable advertising. RSSI 127 becomes nil.
     public init(peer: PeerAddress, legacyEventType: UInt8, rssi: Int8, data: [UInt8]) {
-        self.init(peer: peer,
-                  isConnectable: legacyEventType == 0x00 || legacyEventType == 0x01,
-                  isScannable: legacyEventType == 0x00 || legacyEventType == 0x02,
-                  isScanResponse: legacyEventType == 0x04,
-                  rssi: rssi == 127 ? nil : rssi, data: data)
+        self.init(HCIAdvertisingReport(LEAdvertisingReport(eventType: LEAdvertisingEventType(rawValue: legacyEventType),
+                                                           addressType: peer.type, address: peer.address, data: data,
+                                                           rssi: rssi == 127 ? nil : rssi)))
     }
 
-    /// Maps an LE Extended Advertising Report Event_Type bit field (§7.7.65.13): bit 0 connectable,
-    /// bit 1 scannable, bit 3 scan response. RSSI and TX power 127 become nil.
+    /// Maps an LE Extended Advertising Report Event_Type bit field (§7.7.65.13) through HCI's decoding of it
+    /// (``HCI/LEExtendedAdvertisingEventType``): bit 0 connectable, bit 1 scannable, bit 3 scan response.
+    /// RSSI and TX power 127 become nil.
     public init(peer: PeerAddress, extendedEventType: UInt16, rssi: Int8, txPower: Int8, data: [UInt8]) {
-        self.init(peer: peer,
-                  isConnectable: extendedEventType & 0x0001 != 0,
-                  isScannable: extendedEventType & 0x0002 != 0,
-                  isScanResponse: extendedEventType & 0x0008 != 0,
-                  rssi: rssi == 127 ? nil : rssi, txPower: txPower == 127 ? nil : txPower, data: data)
+        let report = LEExtendedAdvertisingReport(eventType: LEExtendedAdvertisingEventType(rawValue: extendedEventType),
+                                                 addressType: peer.type, address: peer.address,
+                                                 txPower: txPower == 127 ? nil : txPower, rssi: rssi == 127 ? nil : rssi,
+                                                 data: data)
+        self.init(HCIAdvertisingReport(report, data: data, isTruncated: false))
     }
 }
-
-import HCI
 
 extension AdvertisingObservation {
     /// Takes HCI's common report (legacy, directed, or a reassembled extended report).

@@ -1,10 +1,13 @@
 // Records packets to a btsnoop file as they happen (for --btsnoop FILE), one write per record.
 
 import Foundation
+import HCI
 
 /// Writes a btsnoop 1002 file incrementally to a file handle: the header on creation, then each record
 /// as soon as it is given, so a capture of a live session is readable (by tshark, Wireshark, btmon)
-/// even if the process dies. Safe to call from several threads.
+/// even if the process dies. Safe to call from several threads. The bytes come from HCI's sans-I/O
+/// ``HCI/BtsnoopWriter`` (layout in ``HCI/BtsnoopFormat``); this class only adds the file and the lock,
+/// which is why it lives in Host, the one layer that does I/O.
 public final class BtsnoopFileWriter: @unchecked Sendable {
     private let handle: FileHandle
     private let path: String
