@@ -15,7 +15,7 @@ import Testing
             0x0029: GATTTreeInclude(handle: 0x0029, startHandle: 0x0024, endHandle: 0x0026, uuid: BluetoothUUID(0x1804)),
         ]
         // The Read Response at 0x0021: the 128-bit UUID little-endian, as the peer serves it.
-        builder.values[0x0021] = try #require(Hex.bytes("ab8967452301e5a90d4c577e0001b10c"))
+        builder.values[0x0021] = Hex.bytes("ab8967452301e5a90d4c577e0001b10c")
         let services = builder.build().services
         #expect(services.map(\.startHandle) == [0x0021, 0x0024, 0x0027])
         #expect(services.map(\.isPrimary) == [false, false, true])
