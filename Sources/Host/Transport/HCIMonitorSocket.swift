@@ -29,6 +29,9 @@ public final class HCIMonitorSocket: @unchecked Sendable {
     /// Makes a closed socket.
     public init() {}
 
+    // A socket dropped while open stops reading and closes its descriptor (the read handler holds it weakly).
+    deinit { source?.cancel() }
+
     /// Opens the monitor channel and starts reading. `onFrame` gets each datagram parsed (or why it could not be);
     /// `onClose` runs once if the channel ends by itself (a read error), never after ``close()``. Throws
     /// ``HCITransportError/noBluetoothSupport`` (EAFNOSUPPORT), ``HCITransportError/permissionDenied(operation:)``
