@@ -1,4 +1,4 @@
-// The Linux Bluetooth kernel ABI from libbluetooth-dev's headers: sockaddr_hci, sockaddr_l2, hci_filter, HCI ioctls and L2CAP socket options.
+// The Linux Bluetooth kernel ABI from libbluetooth-dev's headers: sockaddr_hci, sockaddr_l2, hci_filter, HCI ioctls, L2CAP socket options and the monitor channel.
 #ifndef CBLUEZ_SHIM_H
 #define CBLUEZ_SHIM_H
 #include <sys/socket.h>
@@ -14,6 +14,9 @@ static inline unsigned long cbluez_hcigetdevinfo(void) { return HCIGETDEVINFO; }
 
 #include <errno.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/time.h>
+#include <unistd.h>
 
 // Small wrappers over the kernel ABI for what Swift cannot express (function-like macros, flexible
 // arrays, sockaddr casts). Each returns what the system call returns (-1 with errno set on failure).
@@ -115,5 +118,48 @@ static inline int cbluez_socket_error(int fd) {
     socklen_t length = sizeof(value);
     if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &value, &length) < 0) return -1;
     return value;
+}
+
+/// Opens the HCI monitor channel (what btmon reads): an HCI socket bound to HCI_DEV_NONE on HCI_CHANNEL_MONITOR (2),
+/// with SO_TIMESTAMP on so each datagram carries the kernel's receive time. Needs CAP_NET_RAW. Returns the descriptor,
+/// or -1 with errno set (EAFNOSUPPORT without Bluetooth, EPERM without the capability); nothing stays open on failure.
+static inline int cbluez_hci_monitor_open(void) {
+    int fd = cbluez_hci_socket();
+    if (fd < 0) return -1;
+    int on = 1;
+    if (cbluez_hci_bind(fd, HCI_DEV_NONE, HCI_CHANNEL_MONITOR) < 0 || setsockopt(fd, SOL_SOCKET, SO_TIMESTAMP, &on, sizeof(on)) < 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
+
+/// recvmsg() of one datagram into `buffer` (up to `capacity` bytes). `*microseconds` gets the SO_TIMESTAMP receive
+/// time in microseconds since 1970-01-01 UTC, or 0 when the datagram carried none. Returns the datagram's length
+/// (MSG_TRUNC: may exceed `capacity` when it was cut), or -1 with errno set.
+static inline ssize_t cbluez_recv_timestamped(int fd, void *buffer, size_t capacity, int64_t *microseconds) {
+    struct iovec vector = { .iov_base = buffer, .iov_len = capacity };
+    union { char bytes[CMSG_SPACE(sizeof(struct timeval))]; struct cmsghdr align; } control;
+    struct msghdr message;
+    memset(&message, 0, sizeof(message));
+    memset(&control, 0, sizeof(control));
+    message.msg_iov = &vector;
+    message.msg_iovlen = 1;
+    message.msg_control = control.bytes;
+    message.msg_controllen = sizeof(control.bytes);
+    *microseconds = 0;
+    ssize_t count = recvmsg(fd, &message, MSG_TRUNC);
+    if (count < 0) return -1;
+    for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header; header = CMSG_NXTHDR(&message, header)) {
+        if (header->cmsg_level == SOL_SOCKET && header->cmsg_type == SCM_TIMESTAMP
+            && header->cmsg_len >= CMSG_LEN(sizeof(struct timeval))) {
+            struct timeval time;
+            memcpy(&time, CMSG_DATA(header), sizeof(time));
+            *microseconds = (int64_t)time.tv_sec * 1000000 + (int64_t)time.tv_usec;
+        }
+    }
+    return count;
 }
 #endif

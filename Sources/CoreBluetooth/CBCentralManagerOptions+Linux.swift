@@ -11,8 +11,11 @@ public let CBCentralManagerOptionTransportKey: String = "kOCBInitOptionTransport
 /// Linux only, `String`: record every HCI packet the manager's controller sends and receives in this file, in the
 /// btsnoop format (version 1, datalink 1002 HCI UART/H4; what `btmon -w` and Wireshark read). The file is created
 /// (or truncated) when the manager starts its controller and written until the manager is released. An empty
-/// string records nothing. Recorded only when this process owns the controller (`user:`, `tcp:` and `serial:`
-/// transports of ``CBCentralManagerOptionTransportKey``); on the kernel socket nothing is written.
+/// string records nothing. When this process owns the controller (`user:`, `tcp:` and `serial:` transports of
+/// ``CBCentralManagerOptionTransportKey``) every packet it exchanges is written; on the kernel socket (`hciN`) the
+/// controller's packets are read from the kernel's HCI monitor channel as btmon does (this process's scans, the
+/// kernel's connection commands and the ATT traffic; needs CAP_NET_RAW, without which nothing is recorded and a
+/// diagnostic says so).
 public let CBCentralManagerOptionBtsnoopPathKey: String = "kOCBInitOptionBtsnoopPath"
 
 // MARK: Scan options (scanForPeripherals(withServices:options:))

@@ -52,7 +52,7 @@ package struct CentralBackendConfiguration: Sendable, Hashable {
     /// The restore identifier, if the app opted in to state restoration.
     package var restoreIdentifier: String?
     /// Linux only (`CBCentralManagerOptionBtsnoopPathKey`): a btsnoop file (datalink 1002, H4) recording every HCI
-    /// packet of the session (the Host's `HostConfiguration.btsnoopPath`); nil records nothing.
+    /// packet of the session (the Host's `HostConfiguration.btsnoopPath` or `KernelHost.btsnoopPath`); nil records nothing.
     package var btsnoopPath: String?
 
     /// Makes a configuration.

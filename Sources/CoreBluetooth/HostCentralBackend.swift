@@ -58,18 +58,18 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
     }
 
     /// A backend for `configuration`: ``Host/KernelHost`` for `hciN`, ``Host/HostController`` otherwise.
-    /// `configuration.btsnoopPath` records the session (full-host transports only; ``Host/KernelHost`` records nothing).
+    /// `configuration.btsnoopPath` records the session (on the kernel socket from the HCI monitor channel).
     package convenience init(configuration: CentralBackendConfiguration) {
         self.init(host: Self.makeHost(configuration.transport, btsnoopPath: configuration.btsnoopPath))
     }
 
     /// The host for a transport: the kernel socket keeps BlueZ in charge; the user channel, TCP and serial
     /// transports give this process the whole controller (Reset and bring-up, Core v5.4 Vol 4 Part E §7.3.2).
-    /// `btsnoopPath` becomes ``Host/HostConfiguration/btsnoopPath``.
+    /// `btsnoopPath` becomes ``Host/KernelHost/btsnoopPath`` or ``Host/HostConfiguration/btsnoopPath``.
     package static func makeHost(_ transport: CentralTransport, btsnoopPath: String? = nil) -> any CentralHost {
         let spec: TransportSpec
         switch transport {
-        case .kernel(let index): return KernelHost(controllerIndex: index)
+        case .kernel(let index): return KernelHost(controllerIndex: index, btsnoopPath: btsnoopPath)
         case .userChannel(let index): spec = .hciSocket(controller: index, channel: .user)
         case .tcp(let host, let port): spec = .tcp(host: host, port: port)
         case .serial(let path, let baudRate): spec = .serial(path: path, baudRate: baudRate)
@@ -191,6 +191,8 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
         case .mtuChanged(let handle, let mtu): mtuChanged(handle, mtu: Int(mtu))
         case .readyToSendWriteWithoutResponse(let handle):
             if let peer = peer(handle: handle) { emit(.writeWithoutResponseAvailability(peer, canSend: true)) }
+        case .diagnostic(let line) where line.hasPrefix("btsnoop recording"):
+            Diagnostics.warning(line)  // CBCentralManagerOptionBtsnoopPathKey asked for a file that is not (or no longer) written
         default: break  // link parameter, data length and PHY updates; raw ATT PDUs (the GATT client has them); diagnostics.
         }
     }

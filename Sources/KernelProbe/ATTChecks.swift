@@ -140,12 +140,29 @@ enum ATTChecks {
 
     /// Connects to `peer`, finds characteristic 0xFFF1 (ATT_READ_BY_TYPE_REQ), writes it (ATT_WRITE_CMD) so the peer
     /// disconnects (reason 0x13), and expects `onClose(.closed)` and then ``HCITransportError/notOpen`` from send.
+    /// The connect is tried up to three times, a second apart: the previous check's link may still be going down in
+    /// the kernel (its socket was just closed), and a connect meeting that link fails at once.
     static func remoteDisconnect(peer: BluetoothAddress, type: AddressType, report: ProbeReport) {
-        guard case let .success((socket, inbox)) = connect(peer, type, timeout: .seconds(15)),
-              case .success? = connectOutcome(inbox, within: .seconds(20)) else {
-            report.fail("att remote disconnect", "could not connect to \(peer)")
+        var attempt: (socket: L2CAPSocket, inbox: Inbox<SocketDelivery>)?
+        var failures: [String] = []
+        for _ in 0..<3 where attempt == nil {
+            switch connect(peer, type, timeout: .seconds(15)) {
+            case let .failure(error):
+                failures.append("connect threw \(error)")
+            case let .success((socket, inbox)):
+                switch connectOutcome(inbox, within: .seconds(20)) {
+                case .success?: attempt = (socket, inbox)
+                case let .failure(error)?: failures.append("onConnect(\(error))")
+                case nil: failures.append("no onConnect within 20 s")
+                }
+            }
+            if attempt == nil { Thread.sleep(forTimeInterval: 1) }
+        }
+        guard let (socket, inbox) = attempt else {
+            report.fail("att remote disconnect", "could not connect to \(peer): \(failures.joined(separator: ", "))")
             return
         }
+        if !failures.isEmpty { report.note("att remote disconnect", "connected after \(failures.joined(separator: ", "))") }
         let find = ATTReadByTypeRequest(startingHandle: 0x0001, endingHandle: 0xFFFF, attributeType: BluetoothUUID(0xFFF1))
         try? socket.send(find.bytes)
         guard case let .pdu(bytes)? = inbox.take(within: .seconds(5), where: { if case .pdu = $0 { true } else { false } }),

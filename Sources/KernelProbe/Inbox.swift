@@ -40,4 +40,13 @@ final class Inbox<Item: Sendable>: @unchecked Sendable {
             }
         }
     }
+
+    /// Takes every item delivered so far, in order, without waiting.
+    func drain() -> [Item] {
+        lock.lock()
+        defer { lock.unlock() }
+        let all = items
+        items = []
+        return all
+    }
 }

@@ -5,6 +5,7 @@
 //   KernelProbe raw PEER                user channel refused on up hci0; raw-channel LE scan on hci0 until PEER advertises
 //   KernelProbe att PEER                L2CAPSocket: connect timeout, cancel, Exchange MTU, then PEER disconnects
 //   KernelProbe host PEER               KernelHost on hci0: scan until PEER, connect, GATT service discovery and read
+//   KernelProbe record PEER FILE        KernelHost on hci0 recording to FILE: scan, connect, Exchange MTU; FILE read back
 //   KernelProbe user                    user channel on hci0 (must be down): HCI Reset, Read BD_ADDR
 // Prints one PASS/FAIL line per check; exits 1 if any failed, 2 on a usage error.
 
@@ -41,10 +42,17 @@ case "att":
     ATTChecks.remoteDisconnect(peer: peer, type: .random, report: report)
 case "host":
     KernelHostChecks.scanConnectDiscover(controller: 0, peer: peerArgument(), report: report)
+case "record":
+    let peer = peerArgument()
+    guard arguments.count >= 3 else {
+        FileHandle.standardError.write(Data("KernelProbe: record needs a peer address and a file path\n".utf8))
+        exit(2)
+    }
+    RecordingChecks.run(controller: 0, peer: peer, path: arguments[2], report: report)
 case "user":
     ControllerChecks.userChannel(controller: 0, expected: hci0, report: report)
 default:
-    FileHandle.standardError.write(Data("usage: KernelProbe list | raw PEER | att PEER | host PEER | user\n".utf8))
+    FileHandle.standardError.write(Data("usage: KernelProbe list | raw PEER | att PEER | host PEER | record PEER FILE | user\n".utf8))
     exit(2)
 }
 exit(report.exitStatus)

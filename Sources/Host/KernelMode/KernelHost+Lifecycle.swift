@@ -10,12 +10,15 @@ extension KernelHost {
     /// ``HostError/noBluetoothSupport`` (state ``HostState/unsupported``), ``HostError/permissionDenied(_:)``
     /// (``HostState/unauthorized``) or ``HostError/transportFailed(_:)`` when hciN is missing or down
     /// (``HostState/poweredOff``). ControllerInfo's version, manufacturer and buffer sizes are 0 in this mode.
+    /// With a ``btsnoopPath`` the recording starts once the raw socket is open, before the first command; one that
+    /// cannot start is reported as a ``HostEvent/diagnostic(_:)`` and the start goes on.
     public func start(completion: @escaping @Sendable (Result<ControllerInfo, HostError>) -> Void) {
         queue.async { self.startOnQueue(completion) }
     }
 
     /// Closes the raw socket and every L2CAP socket: scanning stops and connections and attempts end with
-    /// ``HostError/stopped``. The controller stays up, owned by the kernel.
+    /// ``HostError/stopped``. The controller stays up, owned by the kernel. A recording gets what the kernel reported
+    /// up to this point and its file is closed.
     public func stop() {
         queue.async { self.tearDown(.stopped) }
     }
@@ -48,6 +51,7 @@ extension KernelHost {
             return fail(HostController.hostError(opening: error))
         }
         transport = socket
+        startRecording()
         commands = HCICommandFlow()
         command(HCIReadLocalSupportedCommands.self, HCIReadLocalSupportedCommands()) { [self] supported in
             command(HCILEReadLocalSupportedFeatures.self, HCILEReadLocalSupportedFeatures()) { [self] features in
@@ -63,7 +67,20 @@ extension KernelHost {
         }
     }
 
-    /// Ends scanning and every connection with `error`; closes the raw socket.
+    /// Starts the btsnoop recording when a path is set; reports why it is off otherwise (on `queue`).
+    private func startRecording() {
+        guard let path = btsnoopPath else { return }
+        do {
+            recording = try KernelRecording.start(path: path, controller: controllerIndex) { [weak self] problem in
+                guard let host = self else { return }
+                host.queue.async { host.emit(.diagnostic(problem)) }
+            }
+        } catch {
+            emit(.diagnostic("btsnoop recording to \(path) is off: \(error.reason)"))
+        }
+    }
+
+    /// Ends scanning and every connection with `error`; closes the raw socket and ends the recording.
     func tearDown(_ error: HostError) {
         let closing = transport
         transport = nil
@@ -86,6 +103,8 @@ extension KernelHost {
         timer = nil
         family = nil
         info = nil
+        recording?.stop()
+        recording = nil
         if currentState != .unknown && currentState != .unsupported && currentState != .unauthorized { setState(.poweredOff) }
     }
 

@@ -15,11 +15,18 @@ import HCI
 /// - On a kernel without Bluetooth, ``start(completion:)`` fails with ``HostError/noBluetoothSupport`` and the state
 ///   becomes ``HostState/unsupported``; missing capabilities give ``HostError/permissionDenied(_:)`` and
 ///   ``HostState/unauthorized``.
+/// - Recording: with a `btsnoopPath`, each start records hciN's packets from the kernel's HCI monitor channel (the
+///   channel btmon reads; CAP_NET_RAW) into that btsnoop file until stop: this host's scan commands and their events
+///   as well as the kernel's connection commands and the ATT traffic as ACL data, with their directions. When the
+///   file or the channel cannot be opened the host works without it and emits one ``HostEvent/diagnostic(_:)`` saying why
+///   (recording diagnostics start with "btsnoop recording", as ``HostController``'s do).
 /// Read RSSI and link parameter events are not available through these sockets: ``readRSSI(_:completion:)`` fails with
 /// ``HostError/unsupported(_:)`` and connections report parameters of zero.
 public final class KernelHost: CentralHost, @unchecked Sendable {
     /// The controller index (N of hciN).
     public let controllerIndex: UInt16
+    /// The btsnoop file each start records into (created or truncated then); nil records nothing.
+    public let btsnoopPath: String?
     let queue = DispatchQueue(label: "OpenCoreBluetooth.KernelHost")
     var eventQueue = DispatchQueue(label: "OpenCoreBluetooth.KernelHost.events")
     var eventHandler: (@Sendable (HostEvent) -> Void)?
@@ -34,10 +41,13 @@ public final class KernelHost: CentralHost, @unchecked Sendable {
     var links: [UInt16: KernelLink] = [:]
     var connecting: [PeerAddress: L2CAPSocket] = [:]
     var timer: DispatchSourceTimer?
+    var recording: KernelRecording?
 
-    /// A host for controller hci`controllerIndex`.
-    public init(controllerIndex: UInt16 = 0) {
+    /// A host for controller hci`controllerIndex`, recording each session into the btsnoop file at `btsnoopPath`
+    /// (datalink 1002, H4 with directions) when given.
+    public init(controllerIndex: UInt16 = 0, btsnoopPath: String? = nil) {
         self.controllerIndex = controllerIndex
+        self.btsnoopPath = btsnoopPath
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
     }
 

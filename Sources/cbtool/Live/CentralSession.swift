@@ -49,10 +49,6 @@ final class CentralSession {
                 throw .failure("cannot create the btsnoop file \(path) (does its folder exist, may it be written?)")
             }
             options[CBCentralManagerOptionBtsnoopPathKey] = path
-            if case .hciSocket(_, .raw) = spec {
-                Self.progress("cbtool: warning: --btsnoop records only the full-host transports (user:hciN, tcp:, serial:); "
-                              + "with \(spec) the kernel owns the controller: record with btmon -w FILE")
-            }
         }
         storedManager = CBCentralManager(delegate: delegate, queue: queue, options: options)
         let deadline = ContinuousClock.now + stepTimeout
