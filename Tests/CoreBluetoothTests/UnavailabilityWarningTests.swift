@@ -111,4 +111,19 @@ private func eventually(within seconds: Double = 5, _ condition: () -> Bool) -> 
             withExtendedLifetime(manager) {}
         }
     }
+
+    @Test("a controller lost mid-session: one WARNING line with the host's words, then poweredOn again after the retry")
+    func lostMidSession() throws {
+        let peer = try LivePeer.shared()
+        let central = LiveCentral(transport: try LivePeer.transport(4))
+        #expect(poll(within: 10) { central.manager.state == .poweredOn })
+        let capture = WarningCapture(marker: "transport closed")
+        defer { capture.remove() }
+        try peer.dropClient(controller: 4)  // the peer closes the TCP connection: the host reads end of file
+        #expect(poll(within: 5) { !capture.lines.isEmpty })
+        #expect(poll(within: 10) { central.manager.state == .poweredOn }, "the backend opens the controller again")
+        #expect(capture.lines == ["[CoreBluetooth] WARNING: Bluetooth is unavailable (state poweredOff): transport closed: "
+                                  + "transport closed by the other side (opening it again every 0.5 s to 30 s until it answers)"])
+        #expect(central.recorder.log.filter { $0.hasPrefix("state ") } == ["state poweredOn", "state poweredOff", "state poweredOn"])
+    }
 }
