@@ -76,8 +76,10 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
             transport = parsed
         }
         let btsnoopPath = (options?[CBCentralManagerOptionBtsnoopPathKey] as? String).flatMap { $0.isEmpty ? nil : $0 }
+        let showsPowerAlert = (options?[CBCentralManagerOptionShowPowerAlertKey] as? NSNumber)?.boolValue
+            ?? (options?[CBCentralManagerOptionShowPowerAlertKey] as? Bool) ?? true
         return (CentralBackendFactory.make(CentralBackendConfiguration(transport: transport, restoreIdentifier: restoreIdentifier,
-                                                                       btsnoopPath: btsnoopPath)), directory)
+                                                                       btsnoopPath: btsnoopPath, showsPowerAlert: showsPowerAlert)), directory)
     }
 
     /// Makes a manager over a given backend, keeping restoration state under `stateDirectory` (the test seam of this

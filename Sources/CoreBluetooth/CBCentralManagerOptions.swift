@@ -2,7 +2,9 @@
 
 // MARK: Initialisation options (init(delegate:queue:options:))
 
-/// `NSNumber` (Bool): warn the user when Bluetooth is off. Accepted and ignored on Linux (no UI).
+/// `NSNumber` (Bool), default true (as on iOS): warn when Bluetooth is not available. Linux has no alert to show: the
+/// warning is one `[CoreBluetooth] WARNING: ...` line on standard error per change to `.unsupported`, `.unauthorized`
+/// or `.poweredOff` with the reason (no kernel support, permission, connection refused...); false silences it.
 public let CBCentralManagerOptionShowPowerAlertKey: String = "kCBInitOptionShowPowerAlert"
 /// `String`: opts in to state preservation and restoration under this identifier (a state file, see `CBCentralManager`).
 public let CBCentralManagerOptionRestoreIdentifierKey: String = "kCBInitOptionRestoreIdentifier"

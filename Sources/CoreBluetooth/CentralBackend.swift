@@ -54,12 +54,16 @@ package struct CentralBackendConfiguration: Sendable, Hashable {
     /// Linux only (`CBCentralManagerOptionBtsnoopPathKey`): a btsnoop file (datalink 1002, H4) recording every HCI
     /// packet of the session (the Host's `HostConfiguration.btsnoopPath` or `KernelHost.btsnoopPath`); nil records nothing.
     package var btsnoopPath: String?
+    /// `CBCentralManagerOptionShowPowerAlertKey` (default true): log a warning with the reason when the state falls
+    /// to `.unsupported`, `.unauthorized` or `.poweredOff`.
+    package var showsPowerAlert: Bool
 
     /// Makes a configuration.
-    package init(transport: CentralTransport, restoreIdentifier: String?, btsnoopPath: String? = nil) {
+    package init(transport: CentralTransport, restoreIdentifier: String?, btsnoopPath: String? = nil, showsPowerAlert: Bool = true) {
         self.transport = transport
         self.restoreIdentifier = restoreIdentifier
         self.btsnoopPath = btsnoopPath
+        self.showsPowerAlert = showsPowerAlert
     }
 }
 

@@ -21,6 +21,11 @@ import Host
 /// - a bring-up while `.poweredOn` was reported (a reset in place) → `.resetting`. The first bring-up and the retries
 ///   after `.poweredOff` are not reported: the state stays `.unknown` (as iOS before its first update) or `.poweredOff`.
 ///
+/// Warnings (``warnsOnUnavailability``, `CBCentralManagerOptionShowPowerAlertKey`, default true): each change to
+/// `.unsupported`, `.unauthorized` or `.poweredOff` logs one `[CoreBluetooth] WARNING: Bluetooth is unavailable
+/// (state poweredOff): <reason>` line, the reason from the host error (``HostError/unavailabilityReason``) or the
+/// host's "transport closed" diagnostic; the retries that follow log nothing more.
+///
 /// Connections: `connect` asks the host with no timeout (``Host/ConnectOptions/timeout`` nil, as iOS), then exchanges
 /// the ATT MTU offering 517 (Core v5.4 Vol 3 Part F §3.4.2) before reporting `connected`, then (before any request of
 /// the app) finds the Service Changed characteristic (0x2A05 in 0x1801) and enables its indications, as iOS does, so
@@ -37,6 +42,12 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
     var reportedState: CBManagerState?
     var retryDelay: Double = 0.5
     var retryScheduled = false
+    /// Log the unavailability warning (see the type's note); from the configuration's `showsPowerAlert`.
+    var warnsOnUnavailability = true
+    /// The state below `.poweredOn` reported and not yet warned about.
+    var warningOwed: CBManagerState?
+    /// The host's last word on a lost transport ("transport closed: end of file"), for the next warning.
+    var lastTransportDiagnostic: String?
     /// Links by peer; `ready` once `connected` was reported.
     var links: [PeerAddress: Link] = [:]
     /// Peers with a connection attempt in the host.
@@ -61,6 +72,7 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
     /// `configuration.btsnoopPath` records the session (on the kernel socket from the HCI monitor channel).
     package convenience init(configuration: CentralBackendConfiguration) {
         self.init(host: Self.makeHost(configuration.transport, btsnoopPath: configuration.btsnoopPath))
+        warnsOnUnavailability = configuration.showsPowerAlert
     }
 
     /// The host for a transport: the kernel socket keeps BlueZ in charge; the user channel, TCP and serial
@@ -135,6 +147,7 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
                     report(.poweredOff)
                     scheduleRetry()
                 }
+                warn(error.unavailabilityReason)
             }
         }
     }
@@ -147,7 +160,20 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
             links = [:]
             connecting = []
         }
+        switch state {
+        case .unsupported, .unauthorized, .poweredOff: warningOwed = state
+        default: warningOwed = nil; lastTransportDiagnostic = nil
+        }
         emit(.stateChanged(state, controller: controller))
+    }
+
+    /// Logs the warning owed for the last state reported, once (see the type's note).
+    func warn(_ reason: String) {
+        guard let state = warningOwed else { return }
+        warningOwed = nil
+        guard warnsOnUnavailability, !stopped else { return }
+        let retrying = state == .poweredOff ? " (opening it again every 0.5 s to 30 s until it answers)" : ""
+        Diagnostics.warning("Bluetooth is unavailable (state \(state)): \(reason)\(retrying)")
     }
 
     /// Opens the host again after the current delay, doubling it (on `queue`).
@@ -169,7 +195,10 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
         case .unknown, .poweredOn: break
         case .resetting: if reportedState == .poweredOn { report(.resetting) }
         case .poweredOff:
-            if reportedState != nil { report(.poweredOff) }
+            if reportedState != nil {
+                report(.poweredOff)
+                warn(lastTransportDiagnostic ?? "the controller was lost (transport closed, or a Hardware Error)")
+            }
             scheduleRetry()
         case .unsupported: report(.unsupported)
         case .unauthorized: report(.unauthorized)
@@ -193,6 +222,8 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
             if let peer = peer(handle: handle) { emit(.writeWithoutResponseAvailability(peer, canSend: true)) }
         case .diagnostic(let line) where line.hasPrefix("btsnoop recording"):
             Diagnostics.warning(line)  // CBCentralManagerOptionBtsnoopPathKey asked for a file that is not (or no longer) written
+        case .diagnostic(let text) where text.hasPrefix("transport closed") || text.hasPrefix("send failed"):
+            lastTransportDiagnostic = text
         default: break  // link parameter, data length and PHY updates; raw ATT PDUs (the GATT client has them); diagnostics.
         }
     }

@@ -48,3 +48,22 @@ extension HostError {
         }
     }
 }
+
+extension HostError {
+    /// Why the controller cannot be used, for the unavailability warning: what to do for a kernel without Bluetooth
+    /// or a missing capability, the transport's own words otherwise ("connect to tcp:127.0.0.1:1 failed: Connection
+    /// refused (errno 111)"), else the error's description.
+    var unavailabilityReason: String {
+        switch self {
+        case .noBluetoothSupport:
+            "this kernel has no Bluetooth support (socket(AF_BLUETOOTH) gives EAFNOSUPPORT): load the bluetooth modules, "
+                + "or pick tcp:HOST:PORT or serial:DEVICE with CBCentralManagerOptionTransportKey or OCB_TRANSPORT"
+        case .permissionDenied(let what):
+            "permission denied: \(what) (needs CAP_NET_RAW and CAP_NET_ADMIN: run as root or setcap the executable)"
+        case .transportFailed(let what):
+            what
+        default:
+            description
+        }
+    }
+}

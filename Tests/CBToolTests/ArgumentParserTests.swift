@@ -46,11 +46,42 @@ struct ArgumentParserTests {
         #expect(AttributeTarget("battery") == nil)
     }
 
-    @Test("no command or --help anywhere gives help")
+    @Test("--help anywhere gives help; no command at all is a usage error with the general usage")
     func help() throws {
-        #expect(try ArgumentParser.parse([]).command == .help)
+        #expect(try ArgumentParser.parse(["--help"]).command == .help)
         #expect(try ArgumentParser.parse(["gatt", "--help"]) == Invocation(command: .help, operands: ["gatt"]))
         #expect(try ArgumentParser.parse(["help", "write"]).operands == ["write"])
+        for arguments in [[], ["--json"]] {
+            #expect(throws: UsageError("no command given (cbtool help lists them)", usage: ArgumentParser.usage)) {
+                try ArgumentParser.parse(arguments)
+            }
+        }
+    }
+
+    @Test("a malformed option after a known command shows that command's usage, else the general one")
+    func optionErrorUsage() {
+        #expect(throws: UsageError("unknown option \"--frobnicate\"", usage: "usage: " + Subcommand.scan.usage)) {
+            try ArgumentParser.parse(["scan", "--frobnicate"])
+        }
+        #expect(throws: UsageError("unknown option \"--frobnicate\"", usage: "usage: " + Subcommand.scan.usage)) {
+            try ArgumentParser.parse(["--frobnicate", "scan"])
+        }
+        #expect(throws: UsageError("option --timeout needs a value (--timeout SECONDS)", usage: "usage: " + Subcommand.rssi.usage)) {
+            try ArgumentParser.parse(["rssi", "C4:7C:8D:6A:3F:21", "--timeout"])
+        }
+        #expect(throws: UsageError("unknown option \"--frobnicate\"", usage: ArgumentParser.usage)) {
+            try ArgumentParser.parse(["--frobnicate"])
+        }
+    }
+
+    @Test("usage lines name each option once; --hex and --text as one alternative")
+    func usageLines() {
+        #expect(Subcommand.write.usage == "cbtool write ADDRESS UUID|HANDLE VALUE [--without-response] [--hex|--text] "
+                + "[--transport SPEC] [--timeout SECONDS] [--btsnoop FILE] [--json]")
+        for command in Subcommand.allCases {
+            let options = command.usage.split(separator: " ").filter { $0.hasPrefix("[--") }
+            #expect(Set(options).count == options.count, "\(command.usage)")
+        }
     }
 
     @Test("rejections name what is wrong", arguments: [

@@ -28,6 +28,10 @@ struct CommandLineTests {
             types.append(object?["type"] as? String ?? "?")
         }
         #expect(types.first == "capture")
+        // ISO 8601 like scan --json; tshark's frame.time_epoch of the first and last records: 1552223479.707800, 1552224446.997905.
+        let capture = try JSONSerialization.jsonObject(with: Data((run.stdoutLines.first ?? "").utf8)) as? [String: Any]
+        #expect(capture?["start"] as? String == "2019-03-10T13:11:19.707Z")
+        #expect(capture?["end"] as? String == "2019-03-10T13:27:26.997Z")
         #expect(types.filter { $0 == "advertiser" }.count == 9)
         #expect(types.filter { $0 == "connection" }.count == 2)
         #expect(types.filter { $0 == "service" }.count == 3)
@@ -51,7 +55,8 @@ struct CommandLineTests {
         (["gatt", "not-an-address"], "cbtool: error: \"not-an-address\" is not a device address like 12:34:56:78:9A:BC", "usage: cbtool gatt ADDRESS"),
         (["scan", "--duration", "soon"], "cbtool: error: --duration \"soon\" is not a duration (seconds, e.g. 10, 2.5s, 500ms, 1m)", "usage: cbtool scan"),
         (["gatt", "C4:7C:8D:6A:3F:21", "--passive"], "cbtool: error: option --passive does not apply to gatt", "usage: cbtool gatt"),
-        (["scan", "--frobnicate"], "cbtool: error: unknown option \"--frobnicate\"", "usage: cbtool"),
+        (["scan", "--frobnicate"], "cbtool: error: unknown option \"--frobnicate\"", "usage: cbtool scan [--duration SECONDS]"),
+        ([], "cbtool: error: no command given (cbtool help lists them)", "usage: cbtool COMMAND"),
     ])
     func badArguments(_ arguments: [String], _ error: String, _ usage: String) throws {
         let run = try ToolRunner.run(arguments)
@@ -95,16 +100,22 @@ struct CommandLineTests {
             }
         } else {
             #expect(run.status == 1)
-            #expect(run.stderrLines == ["cbtool: error: this kernel has no Bluetooth support (socket(AF_BLUETOOTH) gives "
-                                        + "EAFNOSUPPORT): load the bluetooth modules or use tcp:HOST:PORT or serial:DEVICE"])
+            // No "use tcp:HOST:PORT" advice: controllers takes no --transport.
+            #expect(run.stderrLines == ["cbtool: error: no Bluetooth controllers: this kernel has no Bluetooth support "
+                                        + "(socket(AF_BLUETOOTH) gives EAFNOSUPPORT; load the bluetooth modules)"])
         }
     }
 
-    @Test("decode of a missing file: one-line error, exit 1")
-    func decodeMissingFile() throws {
-        let run = try ToolRunner.run(["decode", "/nonexistent/capture.btsnoop"])
+    @Test("decode of an unreadable or empty file: one line, the path once, the reason (strerror), exit 1", arguments: [
+        ("/nonexistent/capture.btsnoop", "cannot decode /nonexistent/capture.btsnoop: No such file or directory"),
+        ("/", "cannot decode /: Is a directory"),
+        ("/dev/null", "cannot decode /dev/null: empty file: not a btsnoop, pcap or pcapng capture"),
+    ])
+    func decodeUnreadableFile(_ path: String, _ message: String) throws {
+        let run = try ToolRunner.run(["decode", path])
         #expect(run.status == 1)
-        #expect(run.stderrLines == ["cbtool: error: cannot decode /nonexistent/capture.btsnoop: /nonexistent/capture.btsnoop: cannot read the file"])
+        #expect(run.stderrLines == ["cbtool: error: " + message])
+        #expect(run.stdout.isEmpty)
     }
 
     @Test("help lists every command and exits 0")

@@ -113,4 +113,18 @@ extension LiveCommandTests {
 
         #expect(try LivePeer.run(["write", LivePeer.alpha, "0x0031", "00"]).status == 0)
     }
+
+    /// ibeacon (C1:1B:EA:C0:00:03) sends ADV_NONCONN_IND only (Tests/Peer/README.md): the commands that connect say so
+    /// after the scan instead of waiting for the connect timeout ("timeout: connecting … took longer than 10 s").
+    @Test("gatt, read, write, notify, rssi on a non-connectable advertiser: fail at once, one line, exit 1", arguments: [
+        ["gatt", "C1:1B:EA:C0:00:03"], ["read", "C1:1B:EA:C0:00:03", "2A19"], ["write", "C1:1B:EA:C0:00:03", "2A39", "01"],
+        ["notify", "C1:1B:EA:C0:00:03", "2A37"], ["rssi", "C1:1B:EA:C0:00:03"],
+    ])
+    func nonConnectable(_ arguments: [String]) throws {
+        let run = try LivePeer.run(arguments)
+        #expect(run.status == 1)
+        #expect(run.stderrLines == ["scanning for C1:1B:EA:C0:00:03…", "cbtool: error: C1:1B:EA:C0:00:03 advertises as "
+                                    + "non-connectable (ADV_NONCONN_IND or ADV_SCAN_IND): it cannot be connected"])
+        #expect(run.stdout.isEmpty)
+    }
 }

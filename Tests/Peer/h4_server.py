@@ -69,7 +69,9 @@ class H4Server:
                 await writer.drain()
         except asyncio.CancelledError:
             pass
-        except Exception as error:  # malformed H4 or a broken socket ends this client
+        except (ConnectionResetError, BrokenPipeError) as error:  # a host that left abruptly: an ordinary end
+            logger.info('[%s] host reset the connection: %s', self.controller.name, error)
+        except Exception as error:  # malformed H4 or another socket failure ends this client
             logger.warning('[%s] client error: %s', self.controller.name, error)
         finally:
             logger.info('[%s] host left; resetting controller', self.controller.name)

@@ -3,8 +3,10 @@
 
 Usage: peer.py [--controllers N] [--legacy-only INDEX ...] [--extended-beacon] [--dump-gatt] [-v]
 
-Prints one line `READY {json}` on stdout when every controller listens, then answers stdin control lines
-with `OK ...` or `ERR ...` (see Tests/Peer/README.md). Exits when stdin closes or the parent process changes.
+Prints one line `READY {json}` on stdout when every controller listens. When stdin is a pipe, socket or terminal it
+then answers stdin control lines with `OK ...` or `ERR ...` (see Tests/Peer/README.md) and exits when stdin closes;
+any other stdin (/dev/null, a regular file) is ignored. Always exits at once and with status 0 on SIGTERM or SIGINT,
+and when the parent process changes (the parent died).
 """
 
 from __future__ import annotations
@@ -14,7 +16,10 @@ import asyncio
 import json
 import logging
 import os
+import signal
+import stat
 import sys
+import threading
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -71,6 +76,16 @@ def make_extended_beacon(link: PeerLink) -> dict:
             'connectable': False, 'rssi': adv.EXTENDED_RSSI, 'advertisingData': adv.EXTENDED_ADV_DATA.hex(),
             'scanResponseData': '', 'intervalMs': adv.EXTENDED_INTERVAL_MS, 'extendedAdvertising': True,
             'sid': adv.EXTENDED_SID, 'txPower': adv.EXTENDED_TX_POWER}
+
+
+def stdin_is_a_control_channel() -> bool:
+    """True when stdin is a pipe, a socket or a terminal: something that can send control lines and close.
+    /dev/null, a regular file or a closed descriptor are at end of file from the start: not a reason to quit."""
+    try:
+        mode = os.fstat(0).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or (stat.S_ISCHR(mode) and os.isatty(0))
 
 
 def dump_gatt(devices) -> None:
@@ -179,23 +194,38 @@ class Peer:
             return f'ERR {cmd}: {error!r}'
         return f'ERR unknown command {cmd}'
 
-    async def read_stdin(self) -> None:
-        loop = asyncio.get_running_loop()
-        reader = asyncio.StreamReader()
-        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
-        while True:
-            line = await reader.readline()
-            if not line:
-                logger.info('stdin closed; exiting')
-                self.done.set()
+    def read_stdin(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Reads control lines on a daemon thread (a blocking read works on pipes, sockets and terminals alike,
+        and leaves a shared terminal's flags alone); each line is handled on the loop, EOF ends the peer."""
+        def run() -> None:
+            try:
+                for raw in sys.stdin.buffer:
+                    line = raw.decode('utf-8', 'replace').strip()
+                    future = asyncio.run_coroutine_threadsafe(self.reply(line), loop)
+                    future.result()
+            except (OSError, ValueError, RuntimeError, asyncio.CancelledError) as error:
+                logger.info('stdin: %s', error)
                 return
-            reply = await self.handle(line.decode('utf-8', 'replace').strip())
-            print(reply, flush=True)
+            logger.info('stdin closed; exiting')
+            loop.call_soon_threadsafe(self.done.set)
+
+        threading.Thread(target=run, name='peer-stdin', daemon=True).start()
+
+    async def reply(self, line: str) -> None:
+        try:
+            answer = await self.handle(line)
+        except Exception as error:  # a control must never end the peer
+            answer = f'ERR {line}: {error!r}'
+        print(answer, flush=True)
+
+    def stop(self, why: str) -> None:
+        logger.info('%s; exiting', why)
+        self.done.set()
 
     async def watch_parent(self) -> None:
         parent = os.getppid()
         while os.getppid() == parent:
-            await asyncio.sleep(0.5)
+            await asyncio.sleep(0.2)
         logger.info('parent changed; exiting')
         self.done.set()
 
@@ -208,7 +238,8 @@ async def main() -> None:
     parser.add_argument('--extended-beacon', action='store_true',
                         help='add a non-connectable extended advertiser whose 271 bytes of data need two reports')
     parser.add_argument('--dump-gatt', action='store_true', help='print the GATT databases and exit')
-    parser.add_argument('--no-stdin', action='store_true', help='do not read control lines nor exit on stdin EOF')
+    parser.add_argument('--no-stdin', action='store_true',
+                        help='ignore stdin even when it is a pipe: no control lines, no exit on its end of file')
     parser.add_argument('-v', '--verbose', action='count', default=0)
     args = parser.parse_args()
     logging.basicConfig(stream=sys.stderr, level=[logging.WARNING, logging.INFO, logging.DEBUG][min(args.verbose, 2)],
@@ -219,13 +250,20 @@ async def main() -> None:
     if args.dump_gatt:
         dump_gatt(peer.devices)
         return
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        # Installed even when the shell started us with SIGINT ignored (`scripts/peer &` in a script).
+        loop.add_signal_handler(signum, peer.stop, signal.Signals(signum).name)
     print('READY ' + json.dumps(ready, separators=(',', ':')), flush=True)
-    tasks = [asyncio.create_task(peer.watch_parent())]
-    if not args.no_stdin:
-        tasks.append(asyncio.create_task(peer.read_stdin()))
+    watcher = asyncio.create_task(peer.watch_parent())
+    if args.no_stdin:
+        logger.info('--no-stdin: control lines ignored')
+    elif stdin_is_a_control_channel():
+        peer.read_stdin(loop)
+    else:
+        logger.info('stdin is not a pipe or terminal: control lines ignored; SIGTERM or SIGINT stops the peer')
     await peer.done.wait()
-    for task in tasks:
-        task.cancel()
+    watcher.cancel()
     for server in peer.servers:
         server.close()
 
@@ -235,4 +273,6 @@ if __name__ == '__main__':
         asyncio.run(main())
     except KeyboardInterrupt:
         pass
+    sys.stdout.flush()
+    # No interpreter shutdown: Bumble's tasks and the blocked stdin thread would only delay the exit.
     os._exit(0)

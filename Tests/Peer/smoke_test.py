@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Smoke test of the virtual peer: raw HCI checks of every corrected fault, then a Bumble host as central.
+"""Smoke test of the virtual peer: its process lifecycle (lifecycle_test.py), raw HCI checks of every corrected fault,
+then a Bumble host as central.
 
 Run: .venv/bin/python Tests/Peer/smoke_test.py  (exit 0 when everything passes; about 10 s).
 """
@@ -19,6 +20,7 @@ sys.path.insert(0, HERE)
 
 import advertisers as adv  # noqa: E402
 import databases as db  # noqa: E402
+import lifecycle_test  # noqa: E402
 
 FAILURES: list[str] = []
 
@@ -419,6 +421,7 @@ async def bumble_central(port: int) -> None:
 
 async def main() -> int:
     started = time.monotonic()
+    lifecycle_test.run(check)
     process = subprocess.Popen([sys.executable, os.path.join(HERE, 'peer.py'), '--controllers', '3',
                                 '--legacy-only', '1', '--extended-beacon'], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:

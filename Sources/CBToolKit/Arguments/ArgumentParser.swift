@@ -6,8 +6,9 @@ import BluetoothCore
 ///
 /// Options may come before or after the command: `--name VALUE`, `--name=VALUE`, flags as `--name`; `-h` is `--help`;
 /// `--` ends options. Each command accepts the global options (``OptionName/global``) and its own
-/// (``Subcommand/specificOptions``); anything else is a ``UsageError``, as are a missing or extra operand, a bad
-/// duration or UUID, or `--hex` with `--text`. `--help` anywhere, or no command at all, gives the `help` command.
+/// (``Subcommand/specificOptions``); anything else is a ``UsageError`` (with that command's usage line when the command
+/// is known), as are a missing or extra operand, a bad duration or UUID, `--hex` with `--text`, and no command at all.
+/// `--help` anywhere gives the `help` command.
 public enum ArgumentParser {
     /// The general usage line.
     public static let usage = "usage: cbtool COMMAND [ARGS] [--transport SPEC] [--json] (commands: "
@@ -20,6 +21,8 @@ public enum ArgumentParser {
         var words: [String] = []
         var index = 0
         var optionsEnded = false
+        // The first malformed option, thrown once the command (and so the usage line to show) is known.
+        var badOption: String?
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
@@ -30,7 +33,8 @@ public enum ArgumentParser {
             if argument == "--" { optionsEnded = true; continue }
             if argument == "-h" { options.append((.help, nil)); continue }
             guard argument.hasPrefix("--") else {
-                throw UsageError("unknown option \"\(argument)\"", usage: usage)
+                badOption = badOption ?? "unknown option \"\(argument)\""
+                continue
             }
             let body = argument.dropFirst(2)
             let name: Substring
@@ -42,21 +46,31 @@ public enum ArgumentParser {
                 name = body
             }
             guard let option = OptionName(rawValue: String(name)) else {
-                throw UsageError("unknown option \"--\(name)\"", usage: usage)
+                badOption = badOption ?? "unknown option \"--\(name)\""
+                continue
             }
             if option.takesValue, value == nil {
                 guard index < arguments.count else {
-                    throw UsageError("option --\(option.rawValue) needs a value (\(option.synopsis))", usage: usage)
+                    badOption = badOption ?? "option --\(option.rawValue) needs a value (\(option.synopsis))"
+                    continue
                 }
                 value = arguments[index]
                 index += 1
             } else if !option.takesValue, value != nil {
-                throw UsageError("option --\(option.rawValue) takes no value", usage: usage)
+                badOption = badOption ?? "option --\(option.rawValue) takes no value"
+                continue
             }
             options.append((option, value))
         }
+        if let badOption {
+            let command = words.first.flatMap(Subcommand.init(rawValue:))
+            throw UsageError(badOption, usage: command.map { "usage: " + $0.usage } ?? usage)
+        }
 
-        if options.contains(where: { $0.0 == .help }) || words.isEmpty {
+        if words.isEmpty, !options.contains(where: { $0.0 == .help }) {
+            throw UsageError("no command given (cbtool help lists them)", usage: usage)
+        }
+        if options.contains(where: { $0.0 == .help }) {
             let topic = words.first.flatMap(Subcommand.init(rawValue:))
             let operands = words.first == Subcommand.help.rawValue ? Array(words.dropFirst().prefix(1)) : (topic.map { [$0.rawValue] } ?? [])
             var invocation = Invocation(command: .help, operands: operands)

@@ -55,7 +55,8 @@ public enum Subcommand: String, CaseIterable, Hashable, Sendable {
     /// One line of usage: `cbtool write ADDRESS UUID|HANDLE VALUE [--without-response] [--hex|--text]`.
     public var usage: String {
         var parts = ["cbtool", rawValue] + operands
-        for option in OptionName.allCases where specificOptions.contains(option) {
+        // `--text` is shown with `--hex` as one alternative: `[--hex|--text]`.
+        for option in OptionName.allCases where specificOptions.contains(option) && option != .text {
             parts.append("[\(option.synopsis)]")
         }
         if isLive { parts.append("[--transport SPEC] [--timeout SECONDS] [--btsnoop FILE]") }

@@ -21,6 +21,12 @@ public enum GATTText {
         return AssignedNumbers.companyName(id).map { "\($0) (\(code))" } ?? "company \(code)"
     }
 
+    /// "1 connection", "0 connections", "2 read blobs": `value`, a space, then `plural` (a noun phrase ending in "s")
+    /// with that "s" dropped when `value` is exactly 1.
+    public static func count(_ value: Int, _ plural: String) -> String {
+        "\(value) " + (value == 1 && plural.hasSuffix("s") ? String(plural.dropLast()) : plural)
+    }
+
     /// Lower-case hex bytes separated by spaces ("01 ff"); "(empty)" for no bytes.
     public static func bytes(_ value: [UInt8]) -> String {
         value.isEmpty ? "(empty)" : Hex.string(value, separator: " ")

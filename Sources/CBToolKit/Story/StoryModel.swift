@@ -131,6 +131,24 @@ public struct StoryPeer: Hashable, Sendable {
         }
         return nil
     }
+
+    /// What the text traffic list shows after a handle: ``attributeName(_:)`` when the database names the attribute,
+    /// else what the handle is known to be in parentheses: "(start of secondary service 0CB10100-…)" for a service
+    /// declaration, "(include in service …)", "(declaration of characteristic 2A37 Heart Rate Measurement)", or
+    /// "(unknown attribute)" (Core v5.4 Vol 3 Part G §3.1-§3.3: the declarations a database holds).
+    public func attributeLabel(_ handle: UInt16) -> String {
+        if let name = attributeName(handle) { return name }
+        if let service = services.first(where: { $0.startHandle == handle }) {
+            return "(start of \(service.isPrimary ? "primary" : "secondary") service \(GATTText.uuid(service.uuid)))"
+        }
+        if let service = services.first(where: { $0.includes.contains { $0.handle == handle } }) {
+            return "(include in service \(GATTText.uuid(service.uuid)))"
+        }
+        if let characteristic = allCharacteristics.first(where: { $0.declarationHandle == handle }) {
+            return "(declaration of characteristic \(GATTText.uuid(characteristic.uuid)))"
+        }
+        return "(unknown attribute)"
+    }
 }
 
 /// The story of one capture file.

@@ -7,17 +7,19 @@ import HCI
 ///
 /// JSON mode writes one object per line, each with a `type`: `capture`, `advertiser`, `connection`, `service`,
 /// `characteristic` (descriptors inside), `descriptor` (orphans only), `counter` (per attribute handle), then `summary`.
-/// Times are microseconds since 1970 (`…At`, `firstSeen`) and seconds from the capture's start in text (`+12.345 s`).
+/// Times are ISO 8601 UTC with milliseconds in JSON (`start`, `end`, `…At`, `firstSeen`, `lastSeen`; the same format as
+/// `scan --json`) and seconds from the capture's start in text (`+12.345 s`). The text summary counts are singular
+/// or plural as the count needs ("1 connection"); the JSON keys are always plural.
 public enum StoryRenderer {
     /// Writes the story of `name` (the file name shown).
     public static func emit(_ story: CaptureStory, name: String, to output: OutputSink) {
         let start = story.firstTimestamp ?? 0
         let span = elapsed(story.lastTimestamp ?? start, since: start)
-        output.emit("capture \(name): \(formatName(story.format)), \(story.recordCount) records over \(seconds(span))",
+        output.emit("capture \(name): \(formatName(story.format)), \(count(story.recordCount, "records")) over \(seconds(span))",
                     json: ["type": "capture", "file": .string(name), "format": .string(formatName(story.format)),
                            "records": .integer(story.recordCount),
-                           "start": story.firstTimestamp.map { .int($0) } ?? .null,
-                           "end": story.lastTimestamp.map { .int($0) } ?? .null])
+                           "start": story.firstTimestamp.map(time) ?? .null,
+                           "end": story.lastTimestamp.map(time) ?? .null])
         if let error = story.readError {
             output.emit("  (reading stopped early: \(error))", json: ["type": "readError", "message": .string(error.description)])
         }
@@ -32,7 +34,7 @@ public enum StoryRenderer {
             let names = advertiser.names.count > 1 ? ["    names seen: " + advertiser.names.map { "\"\($0)\"" }.joined(separator: ", ")] : []
             output.emit(text: [line] + names, json: AdvertiserFormatter.json(snapshot, extra: [
                 "names": .array(advertiser.names.map { .string($0) }), "reports": .integer(advertiser.reportCount),
-                "extended": .bool(advertiser.isExtended), "firstSeen": .int(advertiser.firstSeen), "lastSeen": .int(advertiser.lastSeen),
+                "extended": .bool(advertiser.isExtended), "firstSeen": time(advertiser.firstSeen), "lastSeen": time(advertiser.lastSeen),
             ]))
         }
 
@@ -64,7 +66,7 @@ public enum StoryRenderer {
             if !peer.counters.isEmpty {
                 output.note("  traffic:")
                 for counter in peer.counters {
-                    output.emit("    " + counterLine(counter, name: peer.attributeName(counter.handle)),
+                    output.emit("    " + counterLine(counter, name: peer.attributeLabel(counter.handle)),
                                 json: counterJSON(counter, peer: peer))
                 }
             }
@@ -72,7 +74,7 @@ public enum StoryRenderer {
 
         let summary = summarize(story)
         output.note("")
-        output.emit("summary: " + summary.map { "\($0.value) \($0.key)" }.joined(separator: ", "),
+        output.emit("summary: " + summary.map { count($0.value, $0.key) }.joined(separator: ", "),
                     json: .object(Dictionary(uniqueKeysWithValues: summary.map { ($0.key, JSONValue.integer($0.value)) } + [("type", "summary")])))
         if !story.problems.isEmpty {
             output.emit("problems: " + story.problems.sorted { $0.key < $1.key }.map { "\($0.value) × \($0.key)" }.joined(separator: ", "),
@@ -119,20 +121,20 @@ public enum StoryRenderer {
         ["type": "connection", "number": .integer(connection.number), "handle": .integer(connection.handle),
          "peer": .optional(connection.peerAddress?.description), "peerAddressType": .optional(connection.peerAddressType?.description),
          "role": .optional(connection.isCentral.map { $0 ? "central" : "peripheral" }),
-         "connectedAt": .int(connection.connectedAt), "disconnectedAt": connection.disconnectedAt.map { .int($0) } ?? .null,
+         "connectedAt": time(connection.connectedAt), "disconnectedAt": connection.disconnectedAt.map(time) ?? .null,
          "reason": connection.reason.map { .integer($0.rawValue) } ?? .null, "reasonName": .optional(connection.reason?.name),
          "announced": .bool(connection.isAnnounced), "attPDUs": .integer(connection.attPDUCount)]
     }
 
     static func counterLine(_ counter: AttributeCounter, name: String?) -> String {
         var parts: [String] = []
-        if counter.reads > 0 { parts.append("\(counter.reads) read\(counter.reads == 1 ? "" : "s")") }
-        if counter.readBlobs > 0 { parts.append("\(counter.readBlobs) read blob") }
+        if counter.reads > 0 { parts.append(count(counter.reads, "reads")) }
+        if counter.readBlobs > 0 { parts.append(count(counter.readBlobs, "read blobs")) }
         if counter.writes > 0 {
-            parts.append("\(counter.writes) write\(counter.writes == 1 ? "" : "s") (\(counter.writeRequests) with response, \(counter.writeCommands) without)")
+            parts.append(count(counter.writes, "writes") + " (\(counter.writeRequests) with response, \(counter.writeCommands) without)")
         }
-        if counter.notifications > 0 { parts.append("\(counter.notifications) notification\(counter.notifications == 1 ? "" : "s")") }
-        if counter.indications > 0 { parts.append("\(counter.indications) indication\(counter.indications == 1 ? "" : "s")") }
+        if counter.notifications > 0 { parts.append(count(counter.notifications, "notifications")) }
+        if counter.indications > 0 { parts.append(count(counter.indications, "indications")) }
         return GATTText.handle(counter.handle) + (name.map { " " + $0 } ?? "") + ": " + parts.joined(separator: ", ")
     }
 
@@ -142,6 +144,11 @@ public enum StoryRenderer {
          "writeCommands": .integer(counter.writeCommands), "writes": .integer(counter.writes),
          "notifications": .integer(counter.notifications), "indications": .integer(counter.indications)]
     }
+
+    static func count(_ value: Int, _ plural: String) -> String { GATTText.count(value, plural) }
+
+    /// A capture time (microseconds since 1970) as JSON: an ISO 8601 string, see ``ISOTime``.
+    static func time(_ microseconds: Int64) -> JSONValue { .string(ISOTime.string(microsecondsSince1970: microseconds)) }
 
     static func formatName(_ format: CaptureFormat) -> String {
         switch format {

@@ -9,6 +9,10 @@ enum ControllersCommand {
         let devices: [HCIDeviceInfo]
         do {
             devices = try HCIDeviceList.devices()
+        } catch .noBluetoothSupport {
+            // No transport advice: `controllers` lists the kernel's controllers only and takes no --transport.
+            throw .failure("no Bluetooth controllers: this kernel has no Bluetooth support "
+                           + "(socket(AF_BLUETOOTH) gives EAFNOSUPPORT; load the bluetooth modules)")
         } catch {
             throw ToolError.transport(error, spec: "hci")
         }

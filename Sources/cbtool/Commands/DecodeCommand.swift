@@ -4,12 +4,24 @@ import CBToolKit
 import HCI
 
 /// `cbtool decode FILE`: reads a btsnoop (1001, 1002, 2001), pcap or pcapng capture and writes its story.
+///
+/// Fails (exit 1) with one line naming the file once and saying why: the system's reason when it cannot be read
+/// ("No such file or directory"), "empty file: …" for zero bytes, else the capture format error.
 enum DecodeCommand {
     static func run(_ invocation: Invocation, output: OutputSink) throws(ToolError) {
         let path = invocation.operand(0)
+        let bytes: [UInt8]
+        do {
+            bytes = try FileContents.read(path: path)
+        } catch {
+            throw .failure("cannot decode \(path): \(error.reason)")
+        }
+        guard !bytes.isEmpty else {
+            throw .failure("cannot decode \(path): empty file: not a btsnoop, pcap or pcapng capture")
+        }
         let capture: CaptureFile
         do {
-            capture = try CaptureFile.read(path: path)
+            capture = try CaptureFile.read(bytes: bytes)
         } catch {
             throw .failure("cannot decode \(path): \(error)")
         }

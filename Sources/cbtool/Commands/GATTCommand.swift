@@ -39,8 +39,9 @@ enum GATTCommand {
         let secondary = tree.filter { !$0.isPrimary }.count
         let characteristics = tree.reduce(0) { $0 + $1.characteristics.count }
         let descriptors = tree.reduce(0) { $0 + $1.characteristics.reduce(0) { $0 + $1.descriptors.count } }
-        output.emit("summary: \(tree.count) services (\(secondary) secondary), \(characteristics) characteristics, "
-                    + "\(descriptors) descriptors, \(database.values.count) values read, \(errors.count) not readable",
+        output.emit("summary: \(GATTText.count(tree.count, "services")) (\(secondary) secondary), "
+                    + "\(GATTText.count(characteristics, "characteristics")), \(GATTText.count(descriptors, "descriptors")), "
+                    + "\(GATTText.count(database.values.count, "values")) read, \(errors.count) not readable",
                     json: ["type": "summary", "address": .string(address), "services": .integer(tree.count),
                            "secondaryServices": .integer(secondary), "characteristics": .integer(characteristics),
                            "descriptors": .integer(descriptors), "valuesRead": .integer(database.values.count),

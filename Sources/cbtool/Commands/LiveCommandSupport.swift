@@ -31,14 +31,19 @@ enum LiveCommandSupport {
     }
 
     /// Opens a session, scans until the device at operand 0 advertises, and connects to it.
-    /// Throws the session's failures, "device not found" and connection failures; the session is closed on failure.
+    /// Throws the session's failures, "device not found", "advertises as non-connectable" (at once, not after the
+    /// connect timeout) and connection failures; the session is closed on failure.
     static func connectedDevice(_ invocation: Invocation) throws(ToolError) -> (CentralSession, FoundDevice) {
         guard let address = BluetoothAddress(invocation.operand(0)) else {
             throw .usage("\"\(invocation.operand(0))\" is not a device address like 12:34:56:78:9A:BC", usage: "usage: " + invocation.command.usage)
         }
         let session = try CentralSession(invocation)
-        do {
+        do throws(ToolError) {
             let device = try session.find(address)
+            guard device.isConnectable else {
+                throw .failure("\(address) advertises as non-connectable (ADV_NONCONN_IND or ADV_SCAN_IND): "
+                                        + "it cannot be connected")
+            }
             try session.connect(device.peripheral)
             return (session, device)
         } catch {
@@ -48,10 +53,10 @@ enum LiveCommandSupport {
     }
 
     /// A timestamp for JSON lines: ISO 8601 in UTC with milliseconds ("2025-01-31T12:00:00.123Z").
+    /// The same formatter as `decode --json` (``ISOTime``).
     static func isoTime(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
+        let microseconds = (date.timeIntervalSince1970 * 1_000_000).rounded(.down)
+        return ISOTime.string(microsecondsSince1970: Int64(exactly: microseconds) ?? 0)
     }
 
     /// A timestamp for text lines: local time of day with milliseconds ("14:03:22.517").

@@ -13,22 +13,47 @@ struct FoundDevice {
     var rssi: Int
     /// The advertisement dictionary (Apple's keys).
     var advertisement: [String: Any]
+
+    /// False when the advertisement said it is not connectable (`CBAdvertisementDataIsConnectable` false: ADV_NONCONN_IND,
+    /// ADV_SCAN_IND or non-connectable extended advertising, Core v5.4 Vol 6 Part B §2.3.1, §2.3.4.9); true when it
+    /// said connectable or did not say.
+    var isConnectable: Bool {
+        (advertisement[CBAdvertisementDataIsConnectable] as? NSNumber)?.boolValue ?? true
+    }
 }
 
 extension CentralSession {
+    /// How long ``find(_:)`` keeps listening after a non-connectable advertisement for a connectable one from the same
+    /// address (a device may advertise a beacon set beside a connectable one; the facade reports it again when its
+    /// advertisement changes).
+    static let connectableGrace: Duration = .seconds(1)
+
     /// Scans (active, every device) until `address` advertises; "device not found" after `--timeout` (default 10 s).
+    /// When its first advertisement is not connectable, listens up to ``connectableGrace`` more for a connectable
+    /// one and returns that, else the non-connectable one.
     func find(_ address: BluetoothAddress) throws(ToolError) -> FoundDevice {
         Self.progress("scanning for \(address)…")
         manager.scanForPeripherals(withServices: nil, options: nil)
         defer { if manager.isScanning { manager.stopScan() } }
         let timeout = stepTimeout
-        return try wait(timeout: timeout, onTimeout: {
-            .failure("device not found: \(address) did not advertise within \(Self.seconds(timeout)) "
-                     + "(is it on, in range and advertising? `cbtool scan` lists what is)")
-        }) { event in
+        let found = { (event: SessionEvent) -> FoundDevice? in
             guard case .discovered(let peripheral, let advertisement, let rssi) = event,
                   peripheral.bluetoothAddress == address else { return nil }
             return FoundDevice(peripheral: peripheral, rssi: rssi, advertisement: advertisement)
+        }
+        let first = try wait(timeout: timeout, onTimeout: {
+            .failure("device not found: \(address) did not advertise within \(Self.seconds(timeout)) "
+                     + "(is it on, in range and advertising? `cbtool scan` lists what is)")
+        }, found)
+        if first.isConnectable { return first }
+        let graceEnded = "no connectable advertisement"
+        do {
+            return try wait(timeout: Self.connectableGrace, onTimeout: { .failure(graceEnded) }) { event in
+                found(event).flatMap { $0.isConnectable ? $0 : nil }
+            }
+        } catch {
+            if case .failure(graceEnded) = error { return first }
+            throw error
         }
     }
 

@@ -43,7 +43,9 @@ final class CentralSession {
         self.invocation = invocation
         delegate = SessionDelegate(inbox: inbox)
         let spec = try LiveCommandSupport.transportSpec(invocation)
-        var options: [String: Any] = [CBCentralManagerOptionTransportKey: invocation.transport]
+        // No "[CoreBluetooth] WARNING" line: cbtool says itself, in one line, why the controller is unavailable.
+        var options: [String: Any] = [CBCentralManagerOptionTransportKey: invocation.transport,
+                                      CBCentralManagerOptionShowPowerAlertKey: false]
         if let path = invocation.btsnoopPath {
             guard FileManager.default.createFile(atPath: path, contents: nil) else {
                 throw .failure("cannot create the btsnoop file \(path) (does its folder exist, may it be written?)")
