@@ -69,7 +69,7 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
         let restoreIdentifier = options?[CBCentralManagerOptionRestoreIdentifierKey] as? String
         var transport = CentralTransport.default
         if let text = options?[CBCentralManagerOptionTransportKey] as? String ?? environment["OCB_TRANSPORT"] {
-            guard let parsed = CentralTransport(text) else {
+            guard let parsed = CentralTransport(parsing: text) else {
                 Diagnostics.misuse("invalid transport \"\(text.prefix(100))\" (expected hci0, user:hci0, tcp:HOST:PORT or serial:PATH@BAUD)")
                 return (UnavailableBackend(), directory)
             }

@@ -79,14 +79,8 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
     /// transports give this process the whole controller (Reset and bring-up, Core v5.4 Vol 4 Part E §7.3.2).
     /// `btsnoopPath` becomes ``Host/KernelHost/btsnoopPath`` or ``Host/HostConfiguration/btsnoopPath``.
     package static func makeHost(_ transport: CentralTransport, btsnoopPath: String? = nil) -> any CentralHost {
-        let spec: TransportSpec
-        switch transport {
-        case .kernel(let index): return KernelHost(controllerIndex: index, btsnoopPath: btsnoopPath)
-        case .userChannel(let index): spec = .hciSocket(controller: index, channel: .user)
-        case .tcp(let host, let port): spec = .tcp(host: host, port: port)
-        case .serial(let path, let baudRate): spec = .serial(path: path, baudRate: baudRate)
-        }
-        return HostController(configuration: HostConfiguration(makeTransport: { spec.makeTransport() }, btsnoopPath: btsnoopPath))
+        if case .hciSocket(let index, .raw) = transport { return KernelHost(controllerIndex: index, btsnoopPath: btsnoopPath) }
+        return HostController(configuration: HostConfiguration(makeTransport: { transport.makeTransport() }, btsnoopPath: btsnoopPath))
     }
 
     /// Sets the event handler and opens the host. Reports ``BackendEvent/stateChanged(_:controller:)`` from the
