@@ -36,10 +36,12 @@ extension KernelHost {
         scan = nil
         _ = reassembler.reset()
         emit(.scanStopped(.stopped))
-        let close: @Sendable () -> Void = { [weak self] in
+        // Holds the host until the sockets are closed, also when its owner lets go of it right after stop();
+        // the closure leaves commandHandlers at the latest with the tear-down after the wait.
+        let close: @Sendable () -> Void = { [self] in
             // Nothing to do when the host was torn down meanwhile, or restarted on a new socket.
-            guard let self, self.transport === socket else { return }
-            self.tearDown(.stopped)
+            guard transport === socket else { return }
+            tearDown(.stopped)
         }
         disableScan(session.family) { _ in close() }
         queue.asyncAfter(deadline: .now() + Self.scanDisableWait, execute: close)

@@ -51,8 +51,6 @@ public final class KernelHost: CentralHost, ATTLinkHost, @unchecked Sendable {
         claimQueue()
     }
 
-    deinit { timer.cancel() }
-
     /// The current state (read synchronously on the host queue; do not call from a `withGATT` body).
     public var state: HostState { readState() }
 

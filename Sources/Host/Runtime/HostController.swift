@@ -49,7 +49,6 @@ public final class HostController: CentralHost, ATTLinkHost, @unchecked Sendable
     }
 
     deinit {
-        timer.cancel()
         transport?.close()
     }
 
