@@ -1,6 +1,7 @@
 // One connection's ATT bearer and GATT client, plus the raw ATT requests the host API queues on that bearer.
 
 import ATT
+import BluetoothCore
 import GATT
 
 /// The ATT side of one connection, used by both hosts on their queue only (Core v5.4 Vol 3 Part F §3.3).
@@ -144,6 +145,17 @@ final class LinkATT {
         case .failure(.timeout): .failure(.attTimeout(handle))
         case .failure(.bearerClosed): .failure(closeError ?? .attTimeout(handle))
         case .failure(let error): .failure(.attRequestRejected(error.description))
+        }
+    }
+
+    /// The ATT_MTU agreed by the Exchange MTU Response in `result`: the bearer's, min(client, server) and at least
+    /// 23 bytes (Vol 3 Part F §3.4.2.2); ``HostError/attRequestRejected(_:)`` when the answer is another PDU.
+    func agreedMTU(_ result: Result<[UInt8], HostError>) -> Result<UInt16, HostError> {
+        result.flatMap { response in
+            guard response.first == ATTOpcode.exchangeMTUResponse.rawValue else {
+                return .failure(.attRequestRejected("MTU exchange answered with \(Hex.string(response.prefix(5)))"))
+            }
+            return .success(UInt16(clamping: bearer.mtu))
         }
     }
 

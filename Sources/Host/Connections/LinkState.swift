@@ -3,7 +3,7 @@
 import L2CAP
 
 /// One established connection (on the host's queue only).
-struct LinkState {
+struct LinkState: ATTLink {
     var info: ConnectionInfo
     var router: L2CAPConnectionRouter
     /// The ATT bearer, GATT client and raw ATT requests of this connection.
@@ -21,6 +21,4 @@ struct LinkState {
         router = L2CAPConnectionRouter(handle: info.handle)
         att = LinkATT(handle: info.handle)
     }
-
-    var nextDeadline: ContinuousClock.Instant? { att.nextDeadline }
 }

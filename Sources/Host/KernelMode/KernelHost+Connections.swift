@@ -57,10 +57,7 @@ extension KernelHost {
     /// ``HostError/notConnected(_:)``, ``HostError/attTimeout(_:)`` after 30 s (Vol 3 Part F §3.3.3),
     /// ``HostError/attRequestRejected(_:)`` for bytes that are not a well-formed request, or ``HostError/disconnected(_:_:)``.
     public func sendATTRequest(_ pdu: [UInt8], on handle: UInt16, completion: @escaping @Sendable (Result<[UInt8], HostError>) -> Void) {
-        queue.async {
-            guard let att = self.links[handle]?.att else { return self.deliver { completion(.failure(.notConnected(handle))) } }
-            self.apply(att.request(pdu, now: .now) { result in self.deliver { completion(result) } }, on: handle)
-        }
+        queueATTRequest(pdu, on: handle, completion: completion)
     }
 
     /// Sends a PDU that gets no response on the connection's socket: ATT_WRITE_CMD and ATT_SIGNED_WRITE_CMD through
@@ -68,44 +65,20 @@ extension KernelHost {
     /// ``HostError/attRequestRejected(_:)`` for a command longer than ATT_MTU, the link's close error, or
     /// ``HostError/transportFailed(_:)`` when the socket refuses it (e.g. its buffer is full).
     public func sendATT(_ pdu: [UInt8], on handle: UInt16, completion: @escaping @Sendable (HostError?) -> Void) {
-        queue.async {
-            guard let link = self.links[handle] else { return self.deliver { completion(.notConnected(handle)) } }
-            do throws(HostError) {
-                let output = try link.att.command(pdu)
-                var failure: HostError?
-                for pdu in output.send where failure == nil {
-                    do throws(HCITransportError) { try link.socket.send(pdu) } catch { failure = .transportFailed("\(error)") }
-                }
-                self.apply(LinkATT.Output(mtu: output.mtu, diagnostics: output.diagnostics), on: handle)
-                let result = failure
-                self.deliver { completion(result) }
-            } catch {
-                self.deliver { completion(error) }
-            }
-        }
+        sendATTCommand(pdu, on: handle, completion: completion)
     }
 
     /// Sends ATT_EXCHANGE_MTU_REQ with Client Rx MTU `mtu` (Vol 3 Part F §3.4.2.1) and delivers the ATT_MTU now in use,
     /// min(client, server) and at least 23 bytes; also emits ``HostEvent/mtuChanged(handle:mtu:)``. Fails like
     /// ``sendATTRequest(_:on:completion:)``.
     public func exchangeMTU(_ mtu: UInt16, on handle: UInt16, completion: @escaping @Sendable (Result<UInt16, HostError>) -> Void) {
-        queue.async {
-            guard let att = self.links[handle]?.att else { return self.deliver { completion(.failure(.notConnected(handle))) } }
-            self.apply(att.exchangeMTU(mtu, now: .now) { result in
-                let mapped = HostController.agreedMTU(result, att: att)
-                self.deliver { completion(mapped) }
-            }, on: handle)
-        }
+        startMTUExchange(mtu, on: handle, completion: completion)
     }
 
     /// Runs `body` on the host queue with the connection's GATT client (nil for an unknown handle); the procedures
     /// it starts are sent when it returns.
     public func withGATT(_ handle: UInt16, _ body: @escaping @Sendable (GATTClient?) -> Void) {
-        queue.async {
-            guard let att = self.links[handle]?.att else { return body(nil) }
-            body(att.client)
-            self.apply(att.run(now: .now), on: handle)
-        }
+        runWithGATT(handle, body)
     }
 
     /// True while the connection is open for ATT: the kernel's socket buffers Write Commands (a full buffer
@@ -114,30 +87,16 @@ extension KernelHost {
         onQueue { links[handle].map { !$0.att.isClosed } ?? false }
     }
 
-    /// Sends the PDUs, records the MTU and logs the diagnostics of an ATT step (on `queue`).
-    func apply(_ output: LinkATT.Output, on handle: UInt16) {
-        if let socket = links[handle]?.socket {
-            for pdu in output.send {
-                do throws(HCITransportError) { try socket.send(pdu) } catch {
-                    emit(.diagnostic("ATT send on 0x\(String(handle, radix: 16)): \(error)"))
-                }
-            }
-        }
-        if let mtu = output.mtu, links[handle] != nil {
-            links[handle]?.info.mtu = mtu
-            emit(.mtuChanged(handle: handle, mtu: mtu))
-        }
-        for line in output.diagnostics { emit(.diagnostic(line)) }
-        armTimer()
+    /// Writes one ATT PDU to the connection's L2CAP socket (one PDU per write on the ATT fixed channel);
+    /// ``HostError/transportFailed(_:)`` when the socket refuses it.
+    func transmitATT(_ pdu: [UInt8], on handle: UInt16) -> HostError? {
+        guard let socket = links[handle]?.socket else { return .notConnected(handle) }
+        do throws(HCITransportError) { try socket.send(pdu) } catch { return .transportFailed("\(error)") }
+        return nil
     }
 
-    /// Runs `work` on `queue`: directly when already there (e.g. inside a `withGATT` body), else synchronously.
-    func onQueue<T>(_ work: () -> T) -> T {
-        if DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) { return work() }
-        return queue.sync(execute: work)
-    }
-
-    static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+    /// Nothing to track: the kernel's socket buffer takes what the link cannot send yet.
+    func didTransmitATT(on handle: UInt16) {}
 
     private func connected(_ peer: PeerAddress, _ socket: L2CAPSocket, _ result: Result<UInt16, HCITransportError>) {
         guard connecting[peer] === socket else { return }
@@ -158,10 +117,8 @@ extension KernelHost {
     }
 
     private func receiveATT(_ pdu: [UInt8], from socket: L2CAPSocket) {
-        guard let handle = links.first(where: { $0.value.socket === socket })?.key, let att = links[handle]?.att else { return }
-        // Handle Value Notification, Indication, Multiple Handle Value Notification: also handed up raw.
-        if let opcode = pdu.first, [0x1B, 0x1D, 0x23].contains(opcode) { emit(.attReceived(handle: handle, pdu: pdu)) }
-        apply(att.receive(pdu, now: .now), on: handle)
+        guard let handle = links.first(where: { $0.value.socket === socket })?.key else { return }
+        receiveATT(pdu, on: handle)
     }
 
     private func closed(_ socket: L2CAPSocket, _ error: HCITransportError?) {

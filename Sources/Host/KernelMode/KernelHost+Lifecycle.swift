@@ -16,11 +16,35 @@ extension KernelHost {
         queue.async { self.startOnQueue(completion) }
     }
 
-    /// Closes the raw socket and every L2CAP socket: scanning stops and connections and attempts end with
-    /// ``HostError/stopped``. The controller stays up, owned by the kernel. A recording gets what the kernel reported
-    /// up to this point and its file is closed.
+    /// Disables scanning, then closes the raw socket and every L2CAP socket: the scan, connections and attempts end
+    /// with ``HostError/stopped``. The controller stays up, owned by the kernel. A recording gets what the kernel
+    /// reported up to this point and its file is closed.
+    ///
+    /// The kernel does not stop a scan when the raw socket that enabled it closes, so while scanning this sends LE Set
+    /// (Extended) Scan Enable with Enable 0 in the family in use (Vol 4 Part E §7.8.11, §7.8.65), emits
+    /// ``HostEvent/scanStopped(_:)`` at once, and closes the sockets when the controller answered or after
+    /// ``scanDisableWait``, whichever comes first. Otherwise the sockets close at once.
     public func stop() {
-        queue.async { self.tearDown(.stopped) }
+        queue.async { self.stopOnQueue() }
+    }
+
+    /// How long ``stop()`` waits for the answer to its scan disable before it closes the sockets anyway.
+    static let scanDisableWait: DispatchTimeInterval = .seconds(1)
+
+    private func stopOnQueue() {
+        guard let socket = transport, let session = scan else { return tearDown(.stopped) }
+        scan = nil
+        _ = reassembler.reset()
+        emit(.scanStopped(.stopped))
+        // Holds the host until the sockets are closed, also when its owner lets go of it right after stop();
+        // the closure leaves commandHandlers at the latest with the tear-down after the wait.
+        let close: @Sendable () -> Void = { [self] in
+            // Nothing to do when the host was torn down meanwhile, or restarted on a new socket.
+            guard transport === socket else { return }
+            tearDown(.stopped)
+        }
+        disableScan(session.family) { _ in close() }
+        queue.asyncAfter(deadline: .now() + Self.scanDisableWait, execute: close)
     }
 
     private func startOnQueue(_ completion: @escaping @Sendable (Result<ControllerInfo, HostError>) -> Void) {
@@ -99,8 +123,7 @@ extension KernelHost {
         }
         connecting = [:]
         for handle in links.keys.sorted() { endLink(handle, reason: .connectionTerminatedByLocalHost, error: error) }
-        timer?.cancel()
-        timer = nil
+        timer.cancel()
         family = nil
         info = nil
         recording?.stop()
@@ -120,30 +143,21 @@ extension KernelHost {
             })
         }
         for packet in commands.nextPacketsToSend(now: .now) { try? transport.send(packet) }
-        armTimer()
+        rescheduleTimer()
     }
 
-    func armTimer() {
-        timer?.cancel()
-        timer = nil
-        let deadlines = [commands.nextDeadline, scan?.merger.nextDeadline, links.values.compactMap(\.att.nextDeadline).min()].compactMap { $0 }
-        guard let deadline = deadlines.min() else { return }
-        let source = DispatchSource.makeTimerSource(queue: queue)
-        let delay = max(Duration.zero, deadline - .now)
-        source.schedule(deadline: .now() + .milliseconds(Int(delay.components.seconds) * 1000 + Int(delay.components.attoseconds / 1_000_000_000_000_000) + 1))
-        source.setEventHandler { [weak self] in self?.tick(now: .now) }
-        timer = source
-        source.resume()
+    /// Arms the one timer for the earliest deadline of the command flow, the scan's merger and the links' ATT.
+    func rescheduleTimer() {
+        let deadlines = [commands.nextDeadline, scan?.merger.nextDeadline, nextLinkDeadline].compactMap { $0 }
+        timer.arm(deadlines.min(), on: queue) { [weak self] in self?.tick(now: .now) }
     }
 
+    /// Advances the command flow, the scan's merger and the links' ATT to `now`.
     func tick(now: ContinuousClock.Instant) {
         finish(commands.tick(now: now))
         for device in scan?.merger.tick(now: now) ?? [] { emit(.discovered(device)) }
-        for handle in links.keys.sorted() {
-            guard let att = links[handle]?.att, let deadline = att.nextDeadline, deadline <= now else { continue }
-            apply(att.tick(now: now), on: handle)
-        }
-        armTimer()
+        tickLinks(now: now)
+        rescheduleTimer()
     }
 
     func finish(_ completions: [HCICommandFlow.Completion]) {
@@ -175,7 +189,7 @@ extension KernelHost {
         default:
             break
         }
-        armTimer()
+        rescheduleTimer()
     }
 
     func observe(_ observation: AdvertisingObservation) {

@@ -23,11 +23,16 @@ extension KernelHost {
             for device in session.merger.flush() { self.emit(.discovered(device)) }
             self.scan = nil
             _ = self.reassembler.reset()  // no more fragments of unfinished chains come once scanning stops
-            let done: (HostError?) -> Void = { error in self.deliver { completion(error) } }
-            switch session.family {
-            case .legacy: self.command(HCILESetScanEnable.self, HCILESetScanEnable(enable: false)) { done($0.error) }
-            case .extended: self.command(HCILESetExtendedScanEnable.self, HCILESetExtendedScanEnable(enable: false)) { done($0.error) }
-            }
+            self.disableScan(session.family) { error in self.deliver { completion(error) } }
+        }
+    }
+
+    /// Sends LE Set Scan Enable (§7.8.11) or LE Set Extended Scan Enable (§7.8.65) with Enable 0 in `family`, the one
+    /// the scan was enabled in; `done` gets nil or the command's error (on `queue`).
+    func disableScan(_ family: CommandFamily, _ done: @escaping (HostError?) -> Void) {
+        switch family {
+        case .legacy: command(HCILESetScanEnable.self, HCILESetScanEnable(enable: false)) { done($0.error) }
+        case .extended: command(HCILESetExtendedScanEnable.self, HCILESetExtendedScanEnable(enable: false)) { done($0.error) }
         }
     }
 

@@ -22,7 +22,7 @@ import HCI
 ///   (recording diagnostics start with "btsnoop recording", as ``HostController``'s do).
 /// Read RSSI and link parameter events are not available through these sockets: ``readRSSI(_:completion:)`` fails with
 /// ``HostError/unsupported(_:)`` and connections report parameters of zero.
-public final class KernelHost: CentralHost, @unchecked Sendable {
+public final class KernelHost: CentralHost, ATTLinkHost, @unchecked Sendable {
     /// The controller index (N of hciN).
     public let controllerIndex: UInt16
     /// The btsnoop file each start records into (created or truncated then); nil records nothing.
@@ -40,7 +40,7 @@ public final class KernelHost: CentralHost, @unchecked Sendable {
     var reassembler = ExtendedAdvertisingReassembler()
     var links: [UInt16: KernelLink] = [:]
     var connecting: [PeerAddress: L2CAPSocket] = [:]
-    var timer: DispatchSourceTimer?
+    let timer = DeadlineTimer()
     var recording: KernelRecording?
 
     /// A host for controller hci`controllerIndex`, recording each session into the btsnoop file at `btsnoopPath`
@@ -48,31 +48,15 @@ public final class KernelHost: CentralHost, @unchecked Sendable {
     public init(controllerIndex: UInt16 = 0, btsnoopPath: String? = nil) {
         self.controllerIndex = controllerIndex
         self.btsnoopPath = btsnoopPath
-        queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
+        claimQueue()
     }
 
     /// The current state (read synchronously on the host queue; do not call from a `withGATT` body).
-    public var state: HostState { queue.sync { currentState } }
+    public var state: HostState { readState() }
 
     /// Sets the queue and handler for events and completions, replacing earlier ones; events emitted before the
     /// first call are dropped.
     public func setEventHandler(queue: DispatchQueue, _ handler: @escaping @Sendable (HostEvent) -> Void) {
-        self.queue.sync {
-            eventQueue = queue
-            eventHandler = handler
-        }
-    }
-
-    func emit(_ event: HostEvent) {
-        guard let handler = eventHandler else { return }
-        eventQueue.async { handler(event) }
-    }
-
-    func deliver(_ work: @escaping @Sendable () -> Void) { eventQueue.async(execute: work) }
-
-    func setState(_ state: HostState) {
-        guard state != currentState else { return }
-        currentState = state
-        emit(.stateChanged(state))
+        replaceEventHandler(queue: queue, handler)
     }
 }

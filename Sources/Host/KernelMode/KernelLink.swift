@@ -1,7 +1,7 @@
 // One kernel-mode connection: its L2CAP ATT socket, what we know of it, and its ATT bearer with the GATT client.
 
 /// A connection made through a kernel L2CAP socket (on the ``KernelHost``'s queue only).
-struct KernelLink {
+struct KernelLink: ATTLink {
     var info: ConnectionInfo
     let socket: L2CAPSocket
     /// The ATT bearer, GATT client and raw ATT requests of this connection.

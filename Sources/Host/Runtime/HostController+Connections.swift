@@ -31,10 +31,10 @@ extension HostController {
     /// Connection Identifier the link is ended at once.
     public func disconnect(_ handle: UInt16, reason: HCIErrorCode = .remoteUserTerminatedConnection) {
         queue.async {
-            guard self.connections[handle] != nil else { return }
-            self.connections[handle]?.disconnectRequested = true
+            guard self.links[handle] != nil else { return }
+            self.links[handle]?.disconnectRequested = true
             self.sendExpectingStatus(HCIDisconnect(handle: handle, reason: reason)) { [self] error in
-                guard let error, connections[handle] != nil else { return }
+                guard let error, links[handle] != nil else { return }
                 // 0x02 Unknown Connection Identifier: the link is already gone; its Disconnection Complete follows or never will.
                 emit(.diagnostic("Disconnect of 0x\(String(handle, radix: 16)) failed: \(error)"))
                 if case .commandFailed(_, .unknownConnectionIdentifier) = error { endLink(handle, reason: .connectionTerminatedByLocalHost, error: nil) }
@@ -47,7 +47,7 @@ extension HostController {
     /// ``HostError/malformedResponse(_:_:)``.
     public func readRSSI(_ handle: UInt16, completion: @escaping @Sendable (Result<Int8, HostError>) -> Void) {
         queue.async {
-            guard self.connections[handle] != nil else { return self.deliver { completion(.failure(.notConnected(handle))) } }
+            guard self.links[handle] != nil else { return self.deliver { completion(.failure(.notConnected(handle))) } }
             self.send(HCIReadRSSI(handle: handle)) { result in
                 let mapped = result.map { $0.rssi }
                 self.deliver { completion(mapped) }
@@ -103,14 +103,14 @@ extension HostController {
         let options = attemptOptions.removeValue(forKey: attempt.id)
         switch outcome {
         case .connected(let handle):
-            guard let link = connections[handle] else { return }
+            guard let link = links[handle] else { return }
             emit(.connected(link.info))
             afterConnect(handle, options: options ?? ConnectOptions())
         case .connectedAfterCancel(let handle, let reason):
-            connections[handle]?.disconnectRequested = true
-            connections[handle].map { _ in sendExpectingStatus(HCIDisconnect(handle: handle, reason: .remoteUserTerminatedConnection)) { _ in } }
+            links[handle]?.disconnectRequested = true
+            links[handle].map { _ in sendExpectingStatus(HCIDisconnect(handle: handle, reason: .remoteUserTerminatedConnection)) { _ in } }
             // The link exists only until its Disconnection Complete; report the attempt as failed now.
-            connections[handle]?.suppressEvents = true
+            links[handle]?.suppressEvents = true
             emit(.connectionFailed(attempt.peer, reason == .cancelled ? .connectCancelled(attempt.peer) : .connectTimeout(attempt.peer)))
         case .ended(.cancelled):
             emit(.connectionFailed(attempt.peer, .connectCancelled(attempt.peer)))
@@ -148,7 +148,7 @@ extension HostController {
     /// LE (Enhanced) Connection Complete (Vol 4 Part E §7.7.65.1, §7.7.65.10).
     func handleConnectionComplete(_ event: LEConnectionComplete) {
         if event.status.isSuccess {
-            if connections[event.handle] != nil {
+            if links[event.handle] != nil {
                 // A controller fault: a second connection on a live handle. The old link ends first, so its requests complete.
                 emit(.diagnostic("LE Connection Complete for live handle 0x\(String(event.handle, radix: 16)); the old link ends"))
                 endLink(event.handle, reason: .unspecifiedError, error: .disconnected(event.handle, .unspecifiedError))
@@ -157,7 +157,7 @@ extension HostController {
             let info = ConnectionInfo(handle: event.handle, peer: peer, role: event.role == 0 ? .central : .peripheral,
                                       parameters: LinkParameters(interval: event.connectionInterval, latency: event.peripheralLatency,
                                                                  supervisionTimeout: event.supervisionTimeout))
-            connections[event.handle] = LinkState(info: info)
+            links[event.handle] = LinkState(info: info)
             guard event.role == 0 else {
                 emit(.diagnostic("unexpected peripheral-role connection 0x\(String(event.handle, radix: 16))"))
                 return
@@ -171,13 +171,13 @@ extension HostController {
         guard event.status.isSuccess else {
             return emit(.diagnostic("Disconnection Complete with status \(event.status) on 0x\(String(event.handle, radix: 16))"))
         }
-        let requested = connections[event.handle]?.disconnectRequested ?? false
+        let requested = links[event.handle]?.disconnectRequested ?? false
         endLink(event.handle, reason: event.reason, error: requested ? nil : .disconnected(event.handle, event.reason))
     }
 
     /// Forgets a link: closes its GATT client (procedures end with GATTError.disconnected) and ATT requests, frees its ACL buffers, reports it (on `queue`).
     func endLink(_ handle: UInt16, reason: HCIErrorCode, error: HostError?) {
-        guard let link = connections.removeValue(forKey: handle) else { return }
+        guard let link = links.removeValue(forKey: handle) else { return }
         link.att.close(error ?? .disconnected(handle, reason), now: .now)
         _ = recombiner.reset(handle: handle)
         // The controller flushed this handle's unacknowledged packets (Vol 4 Part E §7.7.5).
@@ -188,10 +188,10 @@ extension HostController {
 
     /// LE Connection Update Complete (§7.7.65.3).
     func handleConnectionUpdateComplete(_ event: LEConnectionUpdateComplete) {
-        guard event.status.isSuccess, connections[event.handle] != nil else { return }
+        guard event.status.isSuccess, links[event.handle] != nil else { return }
         let parameters = LinkParameters(interval: event.connectionInterval, latency: event.peripheralLatency,
                                         supervisionTimeout: event.supervisionTimeout)
-        connections[event.handle]?.info.parameters = parameters
+        links[event.handle]?.info.parameters = parameters
         emit(.connectionUpdated(handle: event.handle, parameters: parameters))
     }
 

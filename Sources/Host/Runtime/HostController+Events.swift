@@ -48,11 +48,11 @@ extension HostController {
         case .remoteConnectionParameterRequest(let request):
             handleRemoteConnectionParameterRequest(request)
         case .dataLengthChange(let change):
-            guard connections[change.handle] != nil else { return }
+            guard links[change.handle] != nil else { return }
             emit(.dataLengthChanged(handle: change.handle, maxTxOctets: change.maxTxOctets, maxTxTime: change.maxTxTime,
                                     maxRxOctets: change.maxRxOctets, maxRxTime: change.maxRxTime))
         case .phyUpdateComplete(let update):
-            guard update.status.isSuccess, connections[update.handle] != nil else { return }
+            guard update.status.isSuccess, links[update.handle] != nil else { return }
             emit(.phyUpdated(handle: update.handle, txPHY: update.txPHY.rawValue, rxPHY: update.rxPHY.rawValue))
         case .longTermKeyRequest(let request):
             // No bonding: no key (Vol 4 Part E §7.8.26).

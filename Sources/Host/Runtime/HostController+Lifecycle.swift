@@ -106,7 +106,7 @@ extension HostController {
                 emit(.connectionFailed(attempt.peer, error))
             }
         }
-        for handle in connections.keys.sorted() {
+        for handle in links.keys.sorted() {
             endLink(handle, reason: reason, error: error)
         }
         acl = nil
@@ -116,9 +116,7 @@ extension HostController {
         info = nil
         capture?.close()
         capture = nil
-        timer?.cancel()
-        timer = nil
-        timerDeadline = nil
+        timer.cancel()
         setState(.poweredOff)
     }
 
@@ -170,30 +168,9 @@ extension HostController {
     func rescheduleTimer() {
         guard transport != nil else { return }
         let candidates: [ContinuousClock.Instant?] = [
-            commands.nextDeadline, attempts.nextDeadline, scan?.merger.nextDeadline,
-            connections.values.compactMap(\.nextDeadline).min(),
+            commands.nextDeadline, attempts.nextDeadline, scan?.merger.nextDeadline, nextLinkDeadline,
         ]
-        guard let deadline = candidates.compactMap({ $0 }).min() else {
-            timer?.cancel()
-            timer = nil
-            timerDeadline = nil
-            return
-        }
-        if timerDeadline == deadline, timer != nil { return }
-        timer?.cancel()
-        let source = DispatchSource.makeTimerSource(queue: queue)
-        let delay = max(Duration.zero, deadline - .now)
-        let nanoseconds = Int(delay.components.seconds) * 1_000_000_000 + Int(delay.components.attoseconds / 1_000_000_000)
-        source.schedule(deadline: .now() + .nanoseconds(nanoseconds), leeway: .milliseconds(1))
-        source.setEventHandler { [weak self] in
-            guard let self else { return }
-            self.timer = nil
-            self.timerDeadline = nil
-            self.tick(now: .now)
-        }
-        timer = source
-        timerDeadline = deadline
-        source.resume()
+        timer.arm(candidates.compactMap { $0 }.min(), on: queue) { [weak self] in self?.tick(now: .now) }
     }
 
     /// Advances every state machine to `now`.

@@ -13,7 +13,7 @@ import L2CAP
 /// go to the handler's queue. See ``CentralHost`` for the interface; this class adds nothing public beyond
 /// ``init(configuration:)`` and ``controllerInfo``. Each connection has one ATT bearer and one GATT client,
 /// driven on that queue (see ``CentralHost/withGATT(_:_:)``).
-public final class HostController: CentralHost, @unchecked Sendable {
+public final class HostController: CentralHost, ATTLinkHost, @unchecked Sendable {
     let configuration: HostConfiguration
     let queue = DispatchQueue(label: "OpenCoreBluetooth.HostController")
     var eventQueue: DispatchQueue
@@ -31,26 +31,24 @@ public final class HostController: CentralHost, @unchecked Sendable {
     /// ACL credits and queues; nil until bring-up read the buffer sizes.
     var acl: ACLFlow?
     var recombiner = L2CAPRecombiner()
-    var connections: [UInt16: LinkState] = [:]
+    var links: [UInt16: LinkState] = [:]
     var attempts = ConnectionAttemptQueue()
     var attemptOptions: [UInt64: ConnectOptions] = [:]
     var scan: ScanSession?
     /// The scanning command family used since the last Reset; nil before the first scan or connect.
     var commandFamily: CommandFamily?
     var reassembler = ExtendedAdvertisingReassembler()
-    var timer: DispatchSourceTimer?
-    var timerDeadline: ContinuousClock.Instant?
+    let timer = DeadlineTimer()
 
     /// Makes a host; nothing is opened until ``start(completion:)``.
     public init(configuration: HostConfiguration) {
         self.configuration = configuration
         commands = HCICommandFlow(timeout: configuration.commandTimeout)
         eventQueue = DispatchQueue(label: "OpenCoreBluetooth.HostController.events")
-        queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
+        claimQueue()
     }
 
     deinit {
-        timer?.cancel()
         transport?.close()
     }
 
@@ -58,33 +56,11 @@ public final class HostController: CentralHost, @unchecked Sendable {
     public var controllerInfo: ControllerInfo? { queue.sync { info } }
 
     /// The current state (read synchronously on the host queue; do not call from a `withGATT` body).
-    public var state: HostState { queue.sync { currentState } }
+    public var state: HostState { readState() }
 
     /// Sets the queue and handler for events and completions, replacing earlier ones; events emitted before the
     /// first call are dropped.
     public func setEventHandler(queue: DispatchQueue, _ handler: @escaping @Sendable (HostEvent) -> Void) {
-        self.queue.sync {
-            eventQueue = queue
-            eventHandler = handler
-        }
-    }
-
-    // MARK: - Delivery (on `queue`)
-
-    /// Hands an event to the handler on its queue.
-    func emit(_ event: HostEvent) {
-        guard let handler = eventHandler else { return }
-        eventQueue.async { handler(event) }
-    }
-
-    /// Runs a completion on the event queue.
-    func deliver(_ work: @escaping @Sendable () -> Void) {
-        eventQueue.async(execute: work)
-    }
-
-    func setState(_ state: HostState) {
-        guard state != currentState else { return }
-        currentState = state
-        emit(.stateChanged(state))
+        replaceEventHandler(queue: queue, handler)
     }
 }
