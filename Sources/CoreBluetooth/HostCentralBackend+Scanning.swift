@@ -14,11 +14,15 @@ extension HostCentralBackend {
         }
     }
 
-    /// Stops scanning; held advertisements are still delivered first. A failure is only logged.
+    /// Stops scanning; held advertisements are still delivered first. A failure is only logged, and not at all when
+    /// the host is stopped, not powered on or has lost its transport (then no scan is running anyway).
     package func stopScan() {
         queue.async { [self] in
             host.stopScan { error in
-                if let error { Diagnostics.warning("scan could not stop: \(error)") }
+                switch error {
+                case nil, .stopped?, .notPoweredOn?, .transportClosed?: break  // no scan is left running on the controller
+                case let error?: Diagnostics.warning("scan could not stop: \(error)")
+                }
             }
         }
     }
