@@ -214,9 +214,9 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
         case .mtuChanged(let handle, let mtu): mtuChanged(handle, mtu: Int(mtu))
         case .readyToSendWriteWithoutResponse(let handle):
             if let peer = peer(handle: handle) { emit(.writeWithoutResponseAvailability(peer, canSend: true)) }
-        case .diagnostic(let line) where line.hasPrefix("btsnoop recording"):
+        case .recordingProblem(let line):
             Diagnostics.warning(line)  // CBCentralManagerOptionBtsnoopPathKey asked for a file that is not (or no longer) written
-        case .diagnostic(let text) where text.hasPrefix("transport closed") || text.hasPrefix("send failed"):
+        case .transportLost(let text):
             lastTransportDiagnostic = text
         default: break  // link parameter, data length and PHY updates; raw ATT PDUs (the GATT client has them); diagnostics.
         }

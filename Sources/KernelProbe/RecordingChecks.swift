@@ -40,7 +40,7 @@ enum RecordingChecks {
         let diagnostics = Inbox<String>()
         let eventQueue = DispatchQueue(label: "probe.recording")
         host.setEventHandler(queue: eventQueue) { event in
-            if case .diagnostic(let line) = event { diagnostics.put(line) }
+            if case .recordingProblem(let line) = event { diagnostics.put(line) }
             events.put(event)
         }
         let started = Inbox<Result<ControllerInfo, HostError>>()

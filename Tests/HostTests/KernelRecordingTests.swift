@@ -131,7 +131,7 @@ private let systemNoteFrame: [UInt8] = [0x0C, 0x00, 0xFF, 0xFF, 0x03, 0x00, 0x68
     #expect(log.first(within: 1) { if case .stateChanged(.unsupported) = $0 { true } else { nil } } == true)
     host.stop()
     #expect(host.state == .unsupported)
-    // The start failed before the raw socket opened: no recording was attempted, so no file and no diagnostic.
+    // The start failed before the raw socket opened: no recording was attempted, so no file and no recording problem.
     #expect(!FileManager.default.fileExists(atPath: path))
-    #expect(!log.all.contains { if case .diagnostic = $0 { true } else { false } })
+    #expect(!log.all.contains { if case .recordingProblem = $0 { true } else { false } })
 }

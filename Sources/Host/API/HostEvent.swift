@@ -34,6 +34,12 @@ public enum HostEvent: Sendable {
     /// true after having been false: the controller acknowledged ACL packets with Number Of Completed Packets,
     /// Core v5.4 Vol 4 Part E §7.7.19).
     case readyToSendWriteWithoutResponse(handle: UInt16)
+    /// The transport to the controller closed or a send on it failed; the text says why ("transport closed: …",
+    /// "send failed: …"). The host then ends every link and scan and reports the new state.
+    case transportLost(String)
+    /// The btsnoop recording asked for (``HostConfiguration/btsnoopPath``, ``KernelHost/btsnoopPath``) is off or has
+    /// stopped; the text says why. The host itself goes on.
+    case recordingProblem(String)
     /// A diagnostic line for the log (malformed input dropped, a controller fault).
     case diagnostic(String)
 }

@@ -97,10 +97,10 @@ extension KernelHost {
         do {
             recording = try KernelRecording.start(path: path, controller: controllerIndex) { [weak self] problem in
                 guard let host = self else { return }
-                host.queue.async { host.emit(.diagnostic(problem)) }
+                host.queue.async { host.emit(.recordingProblem(problem)) }
             }
         } catch {
-            emit(.diagnostic("btsnoop recording to \(path) is off: \(error.reason)"))
+            emit(.recordingProblem("btsnoop recording to \(path) is off: \(error.reason)"))
         }
     }
 

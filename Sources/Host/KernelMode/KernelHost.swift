@@ -18,8 +18,8 @@ import HCI
 /// - Recording: with a `btsnoopPath`, each start records hciN's packets from the kernel's HCI monitor channel (the
 ///   channel btmon reads; CAP_NET_RAW) into that btsnoop file until stop: this host's scan commands and their events
 ///   as well as the kernel's connection commands and the ATT traffic as ACL data, with their directions. When the
-///   file or the channel cannot be opened the host works without it and emits one ``HostEvent/diagnostic(_:)`` saying why
-///   (recording diagnostics start with "btsnoop recording", as ``HostController``'s do).
+///   file or the channel cannot be opened the host works without it and emits one ``HostEvent/recordingProblem(_:)``
+///   saying why, as ``HostController`` does.
 /// Read RSSI and link parameter events are not available through these sockets: ``readRSSI(_:completion:)`` fails with
 /// ``HostError/unsupported(_:)`` and connections report parameters of zero.
 public final class KernelHost: CentralHost, ATTLinkHost, @unchecked Sendable {

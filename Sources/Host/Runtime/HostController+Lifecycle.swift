@@ -36,7 +36,7 @@ extension HostController {
             opened = try configuration.makeTransport()
             if let path = configuration.btsnoopPath {
                 do { capture = try BtsnoopFileWriter(path: path) } catch {
-                    emit(.diagnostic("btsnoop recording to \(path) is off: \(error)"))
+                    emit(.recordingProblem("btsnoop recording to \(path) is off: \(error)"))
                 }
             }
             try opened.open(queue: queue, onPacket: { [weak self] packet in
@@ -44,7 +44,7 @@ extension HostController {
                 self.receive(packet)
             }, onClose: { [weak self] error in
                 guard let self, self.generation == current, self.transport != nil else { return }
-                self.emit(.diagnostic("transport closed: \(error.map { "\($0)" } ?? "end of file")"))
+                self.emit(.transportLost("transport closed: \(error.map { "\($0)" } ?? "end of file")"))
                 self.tearDown(.transportClosed, reason: .unspecifiedError)
             })
         } catch {
@@ -129,7 +129,7 @@ extension HostController {
         do {
             try transport.send(packet)
         } catch {
-            emit(.diagnostic("send failed: \(error)"))
+            emit(.transportLost("send failed: \(error)"))
             tearDown(.transportFailed("\(error)"), reason: .unspecifiedError)
         }
     }
