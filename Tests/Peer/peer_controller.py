@@ -162,6 +162,7 @@ class PeerController(Controller):
         """Send one H4 packet to the host, applying the event masks as a real controller does."""
         if packet[0] == ev.H4_EVENT:
             code = packet[1]
+            self._note_answer(packet)
             if code in MASKABLE_EVENTS and not (self.event_mask >> (code - 1)) & 1:
                 return
             if code == ev.EVT_LE_META and not (self.le_event_mask >> (packet[3] - 1)) & 1:
@@ -221,12 +222,18 @@ class PeerController(Controller):
             # Fault 7: an unmodelled command gets Unknown HCI Command, never silence.
             self._reply_status(command, ev.UNKNOWN_HCI_COMMAND)
             return
+        self._answering, self._answered = opcode, False
         try:
             result = handler(command)
         except Exception:
             logger.exception('[%s] handler failed for %s', self.name, command.name)
-            self._reply_status(command, ev.UNKNOWN_HCI_COMMAND)
+            if not self._answered:
+                self._reply_status(command, ev.UNKNOWN_HCI_COMMAND)
             return
+        finally:
+            self._answering = None
+        if self._answered:
+            return  # the handler sent its own Command Complete or Command Status: exactly one answer per command
         if isinstance(command, hci.HCI_SyncCommand):
             if result is None:
                 self._reply_status(command, ev.UNKNOWN_HCI_COMMAND)
@@ -237,6 +244,17 @@ class PeerController(Controller):
             self.send_raw(ev.command_status(opcode, int(result.status)))
 
     # Fault 5: HCI_Reset really resets.
+    def _note_answer(self, packet: bytes) -> None:
+        """Marks the command being handled as answered when `packet` is its Command Complete (opcode at bytes 4-5)
+        or Command Status (opcode at bytes 5-6), Core v5.4 Vol 4 Part E §7.7.14-15."""
+        answering = getattr(self, '_answering', None)
+        if answering is None or len(packet) < 7:
+            return
+        if packet[1] == ev.EVT_COMMAND_COMPLETE and int.from_bytes(packet[4:6], 'little') == answering:
+            self._answered = True
+        elif packet[1] == ev.EVT_COMMAND_STATUS and int.from_bytes(packet[5:7], 'little') == answering:
+            self._answered = True
+
     def on_hci_reset_command(self, _command):
         self._reset_state()
         return hci.HCI_StatusReturnParameters(hci.HCI_ErrorCode.SUCCESS)

@@ -298,6 +298,12 @@ async def raw_connection(port: int) -> None:
     check((await hci.command(0x2022, struct.pack('<HHH', handle, 251, 2120))) == struct.pack('<BH', 0, handle),
           'LE Set Data Length: Command Complete')
     check(await hci.wait_for(lambda p: le_meta(p, 0x07), 1) is not None, 'LE Data Length Change')
+    check((await hci.command(0x1405, struct.pack('<H', handle)))[:3] == struct.pack('<BH', 0, handle), 'Read RSSI')
+    def answers(packet, opcode):
+        return (packet[0] == 0x04 and ((packet[1] == 0x0E and struct.unpack_from('<H', packet, 4)[0] == opcode)
+                                       or (packet[1] == 0x0F and struct.unpack_from('<H', packet, 5)[0] == opcode)))
+    check(await hci.wait_for(lambda p: answers(p, 0x2022) or answers(p, 0x1405), 0.3) is None,
+          'exactly one Command Complete per command (no second answer to LE Set Data Length or Read RSSI)')
     check((await hci.command(0x2032, struct.pack('<HBBBH', handle, 0, 2, 2, 0)))[0] == 0, 'LE Set PHY: status')
     check(await hci.wait_for(lambda p: le_meta(p, 0x0C), 1) is not None, 'LE PHY Update Complete')
     check((await hci.command(0x041D, struct.pack('<H', handle)))[0] == 0, 'Read Remote Version: status')
