@@ -2,7 +2,7 @@
 """Generates the assigned-number tables of BluetoothCore from maintained data, never by hand.
 
 Run after scripts/setup:  .venv/bin/python scripts/generate-assigned-numbers.py
-Writes Sources/BluetoothCore/AssignedNumbers/Generated*.swift (committed). Sources, all pinned in scripts/requirements.txt:
+Writes Sources/OCBCore/AssignedNumbers/Generated*.swift (committed). Sources, all pinned in scripts/requirements.txt:
 - bluetooth-numbers: names of services (SIG services and member UUIDs 0xFxxx, plus a few well-known vendor 128-bit
   services), characteristics, descriptors; company identifiers.
 - bumble (bumble.gatt): the GATT declarations 0x2800 Primary Service, 0x2801 Secondary Service, 0x2802 Include,

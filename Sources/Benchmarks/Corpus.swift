@@ -1,9 +1,9 @@
 // The benchmark input: the eight fixture captures, read once, and the packets, reports and PDUs taken from them.
 
-import Advertising
+import OCBAdvertising
 import Foundation
-import HCI
-import L2CAP
+import OCBHCI
+import OCBL2CAP
 
 /// Everything the benchmarks feed to the protocol layers, prepared up front so a pass measures one layer only.
 struct Corpus {

@@ -5,11 +5,11 @@
 //   --passes N    runs exactly N passes each, no warm-up (for allocation counts under heaptrack)
 //   directory     default: Fixtures/captures of this package
 
-import Advertising
-import ATT
+import OCBAdvertising
+import OCBATT
 import Foundation
-import HCI
-import L2CAP
+import OCBHCI
+import OCBL2CAP
 
 let defaultDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("Fixtures/captures").path

@@ -1,6 +1,6 @@
 // What the host runtime reports to the CoreBluetooth facade: state, advertisements, connections, GATT results.
-import Advertising
-import BluetoothCore
+import OCBAdvertising
+import OCBCore
 
 /// An event from a ``CentralBackend``.
 package enum BackendEvent: Sendable, Equatable {
@@ -131,7 +131,7 @@ package struct AdvertisementReport: Sendable, Equatable {
     package var localName: String?
     /// Manufacturer Specific Data (0xFF): company identifier (Assigned Numbers) and the bytes after it; the
     /// Advertising layer's type (one type across the layers).
-    package var manufacturerData: Advertising.ManufacturerData?
+    package var manufacturerData: OCBAdvertising.ManufacturerData?
     /// Service Data (0x16/0x20/0x21), by service UUID.
     package var serviceData: [BluetoothUUID: [UInt8]]
     /// Service UUIDs (0x02-0x07), in the order advertised.
@@ -146,7 +146,7 @@ package struct AdvertisementReport: Sendable, Equatable {
     package var solicitedServiceUUIDs: [BluetoothUUID]
 
     /// Makes a report; empty collections and nils by default.
-    package init(peer: PeerAddress, rssi: Int?, localName: String? = nil, manufacturerData: Advertising.ManufacturerData? = nil,
+    package init(peer: PeerAddress, rssi: Int?, localName: String? = nil, manufacturerData: OCBAdvertising.ManufacturerData? = nil,
                 serviceData: [BluetoothUUID: [UInt8]] = [:], serviceUUIDs: [BluetoothUUID] = [],
                 overflowServiceUUIDs: [BluetoothUUID] = [], txPowerLevel: Int? = nil, isConnectable: Bool,
                 solicitedServiceUUIDs: [BluetoothUUID] = []) {

@@ -1,5 +1,5 @@
 // CBCentralManager: the app's central role (scan, connect, retrieve) over a CentralBackend.
-import BluetoothCore
+import OCBCore
 import Foundation
 
 /// The central role (Apple's `CBCentralManager`).

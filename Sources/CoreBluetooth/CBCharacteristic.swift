@@ -1,5 +1,5 @@
 // CBCharacteristic: a discovered characteristic with its properties, last value, descriptors and notify state.
-import BluetoothCore
+import OCBCore
 import Foundation
 
 /// A characteristic of a service (Apple's `CBCharacteristic`; Core v5.4 Vol 3 Part G §3.3).

@@ -1,5 +1,5 @@
 // CBDescriptor: a discovered characteristic descriptor and its last value, typed as iOS types it.
-import BluetoothCore
+import OCBCore
 import Foundation
 
 /// A descriptor of a characteristic (Apple's `CBDescriptor`; Core v5.4 Vol 3 Part G §3.3.3).

@@ -1,5 +1,5 @@
 // Linux-only additions to CBPeripheral and the GATT attribute classes: device addresses and ATT handles for tools.
-import BluetoothCore
+import OCBCore
 
 // These are OpenCoreBluetooth extensions, not part of Apple's CoreBluetooth: iOS hides addresses and handles
 // behind identifiers. Linux tools (cbtool, gateways) need them to name devices the way the radio does.

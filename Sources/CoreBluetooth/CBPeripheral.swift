@@ -1,5 +1,5 @@
 // CBPeripheral: a remote peripheral, its connection state, services and the GATT requests the app makes on it.
-import BluetoothCore
+import OCBCore
 import Foundation
 
 /// A remote peripheral (Apple's `CBPeripheral`).

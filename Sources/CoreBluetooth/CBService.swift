@@ -1,5 +1,5 @@
 // CBService: a discovered GATT service with its handle range, characteristics and included services.
-import BluetoothCore
+import OCBCore
 import Foundation
 
 /// A service of a peripheral (Apple's `CBService`; Core v5.4 Vol 3 Part G §3.1).

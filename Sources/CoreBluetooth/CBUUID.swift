@@ -1,5 +1,5 @@
-// CBUUID: Apple's Bluetooth UUID object over BluetoothCore.BluetoothUUID, with SIG names in its description.
-import BluetoothCore
+// CBUUID: Apple's Bluetooth UUID object over OCBCore.BluetoothUUID, with SIG names in its description.
+import OCBCore
 import Foundation
 
 /// A Bluetooth UUID of 16, 32 or 128 bits (Apple's `CBUUID`; Core v5.4 Vol 3 Part B §2.5.1).
@@ -13,7 +13,7 @@ import Foundation
 /// `00000000-0000-0000-0000-000000000000`, which matches no real attribute. Use ``init(validating:)`` to get `nil`
 /// instead when the text comes from outside.
 open class CBUUID: NSObject, NSCopying, @unchecked Sendable {
-    /// The UUID value (this package's layers work with `BluetoothCore.BluetoothUUID`).
+    /// The UUID value (this package's layers work with `OCBCore.BluetoothUUID`).
     package let bluetoothUUID: BluetoothUUID
 
     /// Makes a CBUUID from a BluetoothCore UUID.
@@ -93,7 +93,7 @@ open class CBUUID: NSObject, NSCopying, @unchecked Sendable {
     nonisolated(unsafe) private static var lookupStorage: @Sendable (BluetoothUUID) -> String? = { AssignedNumbers.name(for: $0) }
 
     /// Where `description` finds SIG names (e.g. 0x180D → "Heart Rate"); returns nil for unnamed UUIDs.
-    /// The default is the Bluetooth SIG assigned-numbers table (`BluetoothCore.AssignedNumbers`); apps need not set it.
+    /// The default is the Bluetooth SIG assigned-numbers table (`OCBCore.AssignedNumbers`); apps need not set it.
     package static var nameLookup: @Sendable (BluetoothUUID) -> String? {
         get { lookupLock.run { lookupStorage } }
         set { lookupLock.run { lookupStorage = newValue } }

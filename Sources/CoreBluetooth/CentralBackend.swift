@@ -1,13 +1,13 @@
 // The interface between the CoreBluetooth facade and the host runtime: commands down, BackendEvent up.
-import BluetoothCore
-import Host
+import OCBCore
+import OCBHost
 
 /// A remote LE device as the controller addresses it: its address and HCI address type
 /// (Core v5.4 Vol 4 Part E §7.7.65.2). The key of every peripheral in the backend interface; the same type as the
-/// host runtime's `Host.PeerAddress` (one type across the layers).
-package typealias PeerAddress = Host.PeerAddress
+/// host runtime's `OCBHost.PeerAddress` (one type across the layers).
+package typealias PeerAddress = OCBHost.PeerAddress
 
-extension Host.PeerAddress {
+extension OCBHost.PeerAddress {
     /// Makes a peer address (the facade's spelling of `init(_:type:)`).
     package init(address: BluetoothAddress, type: AddressType) {
         self.init(address, type: type)

@@ -1,7 +1,7 @@
 // GATT requests over each connection's GATTClient: discovery, long reads, writes, CCCD writes and RSSI.
-import BluetoothCore
-import GATT
-import Host
+import OCBCore
+import OCBGATT
+import OCBHost
 
 extension HostCentralBackend {
     /// Runs `body` with the client of `peer`'s link on the host's queue; answers `.failure(.disconnected)` when the

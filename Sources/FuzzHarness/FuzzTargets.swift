@@ -1,10 +1,10 @@
 // The parsers the libFuzzer harness drives, each with the invariants a crash-free run must also keep.
 
-import Advertising
-import ATT
-import BluetoothCore
-import HCI
-import L2CAP
+import OCBAdvertising
+import OCBATT
+import OCBCore
+import OCBHCI
+import OCBL2CAP
 
 /// One fuzz target: a name (OCB_FUZZ_TARGET) and a function that traps only on a real defect.
 struct FuzzTarget: Sendable {

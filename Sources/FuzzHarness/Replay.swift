@@ -2,9 +2,9 @@
 
 #if !FUZZING
 import Foundation
-import ATT
-import HCI
-import L2CAP
+import OCBATT
+import OCBHCI
+import OCBL2CAP
 
 @main
 enum FuzzReplay {

@@ -1,10 +1,10 @@
 // The probe's L2CAPSocket checks: connect timeout, cancel, and a real ATT exchange (Exchange MTU) with the peer.
 
-import ATT
-import BluetoothCore
+import OCBATT
+import OCBCore
 import Dispatch
 import Foundation
-import Host
+import OCBHost
 
 /// What arrives from an ``L2CAPSocket``: the connect outcome, a PDU, or the end.
 enum SocketDelivery: Sendable {

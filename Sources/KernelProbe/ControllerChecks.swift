@@ -1,9 +1,9 @@
 // The probe's HCI socket checks: the controller list, a raw-channel LE scan, and the user channel.
 
-import BluetoothCore
+import OCBCore
 import Foundation
-import HCI
-import Host
+import OCBHCI
+import OCBHost
 
 /// Checks of HCIDeviceList and HCISocketTransport against the guest's btvirt controllers.
 enum ControllerChecks {

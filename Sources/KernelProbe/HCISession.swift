@@ -1,8 +1,8 @@
 // An open HCISocketTransport with blocking helpers: send a command and wait for its Command Complete, wait for events.
 
 import Dispatch
-import HCI
-import Host
+import OCBHCI
+import OCBHost
 
 /// What arrives from an ``HCISocketTransport``: a packet, or the transport's end.
 enum TransportDelivery: Sendable {

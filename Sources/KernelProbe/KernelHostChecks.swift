@@ -1,10 +1,10 @@
 // The probe's KernelHost checks: power on, scan, connect and discover services with the link's GATT client.
 
-import BluetoothCore
+import OCBCore
 import Dispatch
 import Foundation
-import GATT
-import Host
+import OCBGATT
+import OCBHost
 
 /// Checks of ``KernelHost`` end to end in the guest: the raw-socket scan and a kernel L2CAP link carrying GATT.
 enum KernelHostChecks {

@@ -1,7 +1,7 @@
 // What a btsnoop recording of a kernel-mode session holds: scan commands, advertising reports, connections, ATT PDUs.
 
-import BluetoothCore
-import HCI
+import OCBCore
+import OCBHCI
 
 /// The facts the recording checks look for, pulled out of a capture's records (btsnoop 1002: H4 bytes, flags bit 0
 /// direction, bit 1 command/event).

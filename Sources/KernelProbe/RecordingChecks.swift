@@ -1,10 +1,10 @@
 // The probe's recording checks: a KernelHost session with a btsnoop path, then the file read back and inspected.
 
-import BluetoothCore
+import OCBCore
 import Dispatch
 import Foundation
-import HCI
-import Host
+import OCBHCI
+import OCBHost
 
 /// Checks that ``KernelHost`` with a btsnoop path records its session from the HCI monitor channel: scan, connect,
 /// an ATT Exchange MTU (Core v5.4 Vol 3 Part F §3.4.2), disconnect, stop; then the file read back with

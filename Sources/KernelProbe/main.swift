@@ -9,7 +9,7 @@
 //   KernelProbe user                    user channel on hci0 (must be down): HCI Reset, Read BD_ADDR
 // Prints one PASS/FAIL line per check; exits 1 if any failed, 2 on a usage error.
 
-import BluetoothCore
+import OCBCore
 import Foundation
 
 let report = ProbeReport()

@@ -1,6 +1,6 @@
 // Runs one cbtool command line: parse, dispatch to the command, turn errors into messages and exit statuses.
 
-import CBToolKit
+import OCBToolKit
 import Foundation
 
 /// The tool's entry point, callable from main and from tests.

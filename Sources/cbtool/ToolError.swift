@@ -1,6 +1,6 @@
 // The errors a cbtool command ends with, each a one-line message saying what to do.
 
-import Host
+import OCBHost
 
 /// Why a command failed; ``message`` is the line printed after "cbtool: error: ".
 enum ToolError: Error {

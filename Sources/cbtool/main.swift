@@ -1,6 +1,6 @@
 // cbtool: the command-line tool over the CoreBluetooth module; parses the command line, runs one command, exits.
 
-import CBToolKit
+import OCBToolKit
 import Foundation
 
 exit(CBTool.run(arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))

@@ -1,7 +1,7 @@
 // The central manager over a fake backend: state, queue, misuse, scanning and connections.
-import BluetoothCore
+import OCBCore
 @testable import CoreBluetooth
-import Host
+import OCBHost
 import Foundation
 import Testing
 

@@ -1,5 +1,5 @@
 // A scripted CentralBackend: records every command and lets a test emit events.
-import BluetoothCore
+import OCBCore
 @testable import CoreBluetooth
 import Foundation
 

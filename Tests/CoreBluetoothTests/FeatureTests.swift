@@ -1,8 +1,8 @@
 // CBCentralManager.Feature from a controller's Supported Commands (Core v5.4 Vol 4 Part E §6.27).
 @testable import CoreBluetooth
-import BluetoothCore
-import HCI
-import Host
+import OCBCore
+import OCBHCI
+import OCBHost
 import Testing
 
 /// A controller description with Supported Commands octets `octets` (index → value), the rest zero.

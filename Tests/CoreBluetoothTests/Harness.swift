@@ -1,5 +1,5 @@
 // Builds a manager over a FakeBackend with its own queue, recorder and temporary state directory.
-import BluetoothCore
+import OCBCore
 @testable import CoreBluetooth
 import Foundation
 

@@ -1,11 +1,11 @@
 // HostCentralBackend's pure mappings: scan options, discoveries to advertisement reports, GATT and host errors.
-import ATT
-import BluetoothCore
+import OCBATT
+import OCBCore
 @testable import CoreBluetooth
 import Foundation
-import GATT
-import HCI
-import Host
+import OCBGATT
+import OCBHCI
+import OCBHost
 import Testing
 
 @Test func scanOptionsAreActiveAndLeaveSolicitationToTheFacade() {

@@ -1,5 +1,5 @@
 // CBPeripheral requests over a fake backend: discovery, reads, writes, notifications, errors and ordering.
-import BluetoothCore
+import OCBCore
 @testable import CoreBluetooth
 import Foundation
 import Testing

@@ -1,5 +1,5 @@
 // State restoration across two manager instances sharing a state directory.
-import BluetoothCore
+import OCBCore
 @testable import CoreBluetooth
 import Foundation
 import Testing

@@ -2,7 +2,7 @@
 @testable import CoreBluetooth
 import Foundation
 import Glibc
-import Host
+import OCBHost
 import Testing
 
 /// Collects the `[CoreBluetooth]` lines that contain `marker` (other tests log through the same global sink, and

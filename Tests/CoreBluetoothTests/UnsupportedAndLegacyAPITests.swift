@@ -1,5 +1,5 @@
 // Apple API with no Linux counterpart yet (L2CAP channels, connection events) and the deprecated RSSI property.
-import BluetoothCore
+import OCBCore
 @testable import CoreBluetooth
 import Foundation
 import Testing

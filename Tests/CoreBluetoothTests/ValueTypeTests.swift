@@ -1,5 +1,5 @@
 // Raw values and shapes of the CB value types, checked against Apple's SDK headers and the Core specification.
-import BluetoothCore
+import OCBCore
 @testable import CoreBluetooth
 import Foundation
 import Testing

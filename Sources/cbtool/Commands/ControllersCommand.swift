@@ -1,7 +1,7 @@
 // `cbtool controllers`: the Linux HCI controllers, their addresses and whether they are up.
 
-import CBToolKit
-import Host
+import OCBToolKit
+import OCBHost
 
 /// `cbtool controllers`: one line (or JSON object) per controller, from the kernel's device list.
 enum ControllersCommand {

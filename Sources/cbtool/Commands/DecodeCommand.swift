@@ -1,7 +1,7 @@
 // `cbtool decode FILE`: a capture file told as a story (advertisers, connections, GATT databases, traffic).
 
-import CBToolKit
-import HCI
+import OCBToolKit
+import OCBHCI
 
 /// `cbtool decode FILE`: reads a btsnoop (1001, 1002, 2001), pcap or pcapng capture and writes its story.
 ///

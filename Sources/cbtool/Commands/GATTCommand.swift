@@ -1,7 +1,7 @@
 // `cbtool gatt ADDRESS`: connect, discover the whole database, read every readable value, print the tree.
 
-import BluetoothCore
-import CBToolKit
+import OCBCore
+import OCBToolKit
 import CoreBluetooth
 import Foundation
 

@@ -1,6 +1,6 @@
 // `cbtool help [COMMAND]`: what the commands are and how to call them.
 
-import CBToolKit
+import OCBToolKit
 
 /// `cbtool help`: every command with its one-line summary, or one command's usage.
 enum HelpCommand {

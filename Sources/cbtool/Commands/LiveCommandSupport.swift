@@ -1,10 +1,10 @@
 // What every live command shares: the transport check, the direct transport probe, and finding + connecting a device.
 
-import BluetoothCore
-import CBToolKit
+import OCBCore
+import OCBToolKit
 import Dispatch
 import Foundation
-import Host
+import OCBHost
 
 /// Shared steps of the live commands (scan, gatt, read, write, notify, rssi).
 enum LiveCommandSupport {

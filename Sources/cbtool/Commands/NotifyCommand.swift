@@ -1,7 +1,7 @@
 // `cbtool notify ADDRESS UUID|HANDLE`: subscribe, stream timestamped values until Ctrl-C or --duration, unsubscribe, disconnect.
 
-import BluetoothCore
-import CBToolKit
+import OCBCore
+import OCBToolKit
 import CoreBluetooth
 import Foundation
 

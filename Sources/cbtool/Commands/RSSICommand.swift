@@ -1,7 +1,7 @@
 // `cbtool rssi ADDRESS`: connect and read the link's RSSI; the advertising RSSI when the controller cannot tell.
 
-import BluetoothCore
-import CBToolKit
+import OCBCore
+import OCBToolKit
 import CoreBluetooth
 import Foundation
 

@@ -1,7 +1,7 @@
 // `cbtool read ADDRESS UUID|HANDLE`: read one characteristic or descriptor and print it decoded.
 
-import BluetoothCore
-import CBToolKit
+import OCBCore
+import OCBToolKit
 import CoreBluetooth
 import Foundation
 

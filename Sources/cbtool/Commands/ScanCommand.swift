@@ -1,7 +1,7 @@
 // `cbtool scan`: a live list of advertisers through CBCentralManager's scan, then a summary.
 
-import BluetoothCore
-import CBToolKit
+import OCBCore
+import OCBToolKit
 import CoreBluetooth
 import Foundation
 

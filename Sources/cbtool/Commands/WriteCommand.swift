@@ -1,7 +1,7 @@
 // `cbtool write ADDRESS UUID|HANDLE VALUE`: write a characteristic (with or without response) or a descriptor.
 
-import BluetoothCore
-import CBToolKit
+import OCBCore
+import OCBToolKit
 import CoreBluetooth
 import Foundation
 

@@ -1,8 +1,8 @@
 // An advertisement as CoreBluetooth gives it (advertisementData dictionary) turned into CBToolKit's AdvertiserSnapshot.
 
-import Advertising
-import BluetoothCore
-import CBToolKit
+import OCBAdvertising
+import OCBCore
+import OCBToolKit
 import CoreBluetooth
 import Foundation
 
@@ -13,10 +13,10 @@ enum AdvertisementText {
     /// followed by overflow ones, solicited UUIDs, TX power, connectable). Flags and appearance are not in
     /// CoreBluetooth's dictionary, so they are absent. Values of unexpected types are ignored.
     static func snapshot(_ peripheral: CBPeripheral, advertisement: [String: Any], rssi: Int) -> AdvertiserSnapshot {
-        var manufacturer: [Advertising.ManufacturerData] = []
+        var manufacturer: [OCBAdvertising.ManufacturerData] = []
         if let data = advertisement[CBAdvertisementDataManufacturerDataKey] as? Data, data.count >= 2 {
             let bytes = [UInt8](data)
-            manufacturer.append(Advertising.ManufacturerData(companyID: UInt16(bytes[0]) | UInt16(bytes[1]) << 8,
+            manufacturer.append(OCBAdvertising.ManufacturerData(companyID: UInt16(bytes[0]) | UInt16(bytes[1]) << 8,
                                                              payload: Array(bytes.dropFirst(2))))
         }
         let serviceData = (advertisement[CBAdvertisementDataServiceDataKey] as? [CBUUID: Data] ?? [:])

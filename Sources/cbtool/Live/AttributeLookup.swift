@@ -1,7 +1,7 @@
 // Finds the characteristic or descriptor a UUID|HANDLE operand names in a discovered database.
 
-import BluetoothCore
-import CBToolKit
+import OCBCore
+import OCBToolKit
 import CoreBluetooth
 
 /// What a UUID|HANDLE operand named.

@@ -1,7 +1,7 @@
 // Names for services, characteristics and descriptors in messages, and descriptor values back to their bytes.
 
-import BluetoothCore
-import CBToolKit
+import OCBCore
+import OCBToolKit
 import CoreBluetooth
 import Foundation
 

@@ -1,7 +1,7 @@
 // Finding a device by address, connecting, disconnecting and the single-value requests of a CentralSession.
 
-import BluetoothCore
-import CBToolKit
+import OCBCore
+import OCBToolKit
 import CoreBluetooth
 import Foundation
 

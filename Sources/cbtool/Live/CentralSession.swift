@@ -1,10 +1,10 @@
 // One cbtool run's CBCentralManager: opened on the chosen transport, waited on synchronously, closed cleanly.
 
-import BluetoothCore
-import CBToolKit
+import OCBCore
+import OCBToolKit
 import CoreBluetooth
 import Foundation
-import Host
+import OCBHost
 
 /// A central manager driven from the command thread: each step starts a CoreBluetooth call, then blocks on the
 /// delegate's events (``EventInbox``) until the answer, a disconnection or the step's deadline.

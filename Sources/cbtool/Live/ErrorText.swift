@@ -1,6 +1,6 @@
 // CoreBluetooth errors as the short text cbtool's one-line messages end with.
 
-import ATT
+import OCBATT
 import CoreBluetooth
 import Foundation
 

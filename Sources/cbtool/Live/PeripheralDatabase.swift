@@ -1,7 +1,7 @@
 // The whole GATT database of a connected peripheral, discovered (and optionally read) through CoreBluetooth.
 
-import BluetoothCore
-import CBToolKit
+import OCBCore
+import OCBToolKit
 import CoreBluetooth
 import Foundation
 

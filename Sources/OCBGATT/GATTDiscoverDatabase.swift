@@ -1,0 +1,158 @@
+// Whole-database discovery: services, then each service's includes, characteristics and descriptors.
+import OCBCore
+import OCBATT
+
+/// Discovers everything in `range` by running, one after another, the procedures of Core v5.4 Vol 3 Part G:
+/// Discover All Primary Services (§4.4.1) over the range; then per service, in handle order, Find Included
+/// Services (§4.5.1), Discover All Characteristics of a Service (§4.6.1) and, per characteristic with room
+/// for descriptors, Discover All Characteristic Descriptors (§4.7.1). Secondary services named by include
+/// declarations and not yet known are added and discovered the same way.
+///
+/// The output is the part of the database found, as a ``GATTAttributeCache``; after a failure ``found`` holds
+/// everything found up to it (the failing service's partial characteristics included).
+struct GATTDiscoverDatabase: GATTProcedure {
+    let range: ClosedRange<UInt16>
+    /// What has been found so far (also after a failure).
+    private(set) var found = GATTAttributeCache()
+
+    private enum Stage {
+        case services(GATTDiscoverPrimaryServices)
+        case includes(Int, GATTFindIncludedServices)
+        case characteristics(Int, GATTDiscoverCharacteristics)
+        case descriptors(Int, [GATTCharacteristic], Int, GATTDiscoverDescriptors)
+    }
+
+    private var stage: Stage
+    /// The services to explore, primary first then secondary ones as includes reveal them.
+    private var services: [GATTService] = []
+
+    init(range: ClosedRange<UInt16> = 0x0001...0xFFFF) {
+        self.range = range
+        stage = .services(GATTDiscoverPrimaryServices(range: range))
+    }
+
+    mutating func start() -> GATTStep<GATTAttributeCache> {
+        guard case .services(var procedure) = stage else { return .failed(.invalidRequest("discovery started twice")) }
+        let step = procedure.start()
+        stage = .services(procedure)
+        return run(Self.sub(step))
+    }
+
+    mutating func receive(_ response: GATTResponse) -> GATTStep<GATTAttributeCache> {
+        let step: SubStep
+        switch stage {
+        case .services(var procedure):
+            step = Self.sub(procedure.receive(response))
+            stage = .services(procedure)
+        case .includes(let index, var procedure):
+            step = Self.sub(procedure.receive(response))
+            stage = .includes(index, procedure)
+        case .characteristics(let index, var procedure):
+            step = Self.sub(procedure.receive(response))
+            stage = .characteristics(index, procedure)
+        case .descriptors(let index, let characteristics, let position, var procedure):
+            step = Self.sub(procedure.receive(response))
+            stage = .descriptors(index, characteristics, position, procedure)
+        }
+        return run(step)
+    }
+
+    /// A stage's step without its output (the output is read from the stage's procedure).
+    private enum SubStep {
+        case send(GATTRequest)
+        case done
+        case failed(GATTError)
+    }
+
+    private static func sub<Output>(_ step: GATTStep<Output>) -> SubStep {
+        switch step {
+        case .send(let request): .send(request)
+        case .finished: .done
+        case .failed(let error): .failed(error)
+        }
+    }
+
+    /// Passes requests on; when a stage is done, records its result and starts the next one.
+    private mutating func run(_ first: SubStep) -> GATTStep<GATTAttributeCache> {
+        var step = first
+        while true {
+            switch step {
+            case .send(let request):
+                return .send(request)
+            case .failed(let error):
+                record()
+                return .failed(error)
+            case .done:
+                record()
+                guard let next = startNextStage() else { return .finished(found) }
+                step = next
+            }
+        }
+    }
+
+    /// Stores what the current stage found (all of it when done, the part so far after a failure).
+    private mutating func record() {
+        switch stage {
+        case .services(let procedure):
+            services = procedure.found
+            found.insert(services)
+        case .includes(let index, let procedure):
+            guard services.indices.contains(index) else { return }
+            found.setIncludedServices(procedure.found, ofServiceAt: services[index].startHandle)
+            for include in procedure.found where !services.contains(where: { $0.startHandle == include.startHandle }) {
+                let secondary = GATTService(uuid: include.uuid, isPrimary: false,
+                                            startHandle: include.startHandle, endHandle: include.endHandle)
+                services.append(secondary)
+                found.insert([secondary])
+            }
+        case .characteristics(let index, let procedure):
+            guard services.indices.contains(index) else { return }
+            found.setCharacteristics(procedure.found, ofServiceAt: services[index].startHandle)
+        case .descriptors(_, let characteristics, let position, let procedure):
+            guard characteristics.indices.contains(position) else { return }
+            found.setDescriptors(procedure.found, ofCharacteristicAt: characteristics[position].declarationHandle)
+        }
+    }
+
+    /// Moves to the stage after the current one and returns its first step, or nil when discovery is complete.
+    private mutating func startNextStage() -> SubStep? {
+        switch stage {
+        case .services:
+            return startIncludes(of: 0)
+        case .includes(let index, _):
+            guard services.indices.contains(index) else { return nil }
+            var procedure = GATTDiscoverCharacteristics(service: services[index])
+            let step = procedure.start()
+            stage = .characteristics(index, procedure)
+            return Self.sub(step)
+        case .characteristics(let index, let procedure):
+            return startDescriptors(of: index, characteristics: procedure.found, from: 0)
+        case .descriptors(let index, let characteristics, let position, _):
+            return startDescriptors(of: index, characteristics: characteristics, from: position + 1)
+        }
+    }
+
+    private mutating func startIncludes(of index: Int) -> SubStep? {
+        guard services.indices.contains(index) else { return nil }
+        var procedure = GATTFindIncludedServices(service: services[index])
+        let step = procedure.start()
+        stage = .includes(index, procedure)
+        return Self.sub(step)
+    }
+
+    /// Starts descriptor discovery at the first characteristic from `position` on that has room for descriptors.
+    private mutating func startDescriptors(of index: Int, characteristics: [GATTCharacteristic], from position: Int) -> SubStep? {
+        var position = position
+        while characteristics.indices.contains(position) {
+            if characteristics[position].descriptorHandles != nil {
+                var procedure = GATTDiscoverDescriptors(characteristic: characteristics[position])
+                let step = procedure.start()
+                stage = .descriptors(index, characteristics, position, procedure)
+                return Self.sub(step)
+            }
+            found.setDescriptors([], ofCharacteristicAt: characteristics[position].declarationHandle)
+            position += 1
+        }
+        return startIncludes(of: index + 1)
+    }
+}

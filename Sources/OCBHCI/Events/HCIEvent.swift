@@ -1,0 +1,98 @@
+// A decoded HCI event: the events an LE central handles, vendor and unknown events kept raw.
+
+import OCBCore
+
+/// An HCI event decoded from its packet (Core v5.4 Vol 4 Part E §5.4.4, §7.7).
+///
+/// Packet layout (without the H4 indicator): Event_Code (1), Parameter_Total_Length (1), parameters.
+/// Vendor (0xFF) and unknown events, and unknown LE Meta subevents, are kept raw and never throw;
+/// a known event whose parameters do not fit its layout throws ``HCIEventDecodingError``.
+public enum HCIEvent: Hashable, Sendable {
+    /// 0x05 Disconnection Complete.
+    case disconnectionComplete(HCIDisconnectionCompleteEvent)
+    /// 0x08 Encryption Change [v1].
+    case encryptionChange(HCIEncryptionChangeEvent)
+    /// 0x0C Read Remote Version Information Complete.
+    case readRemoteVersionInformationComplete(HCIReadRemoteVersionInformationCompleteEvent)
+    /// 0x0E Command Complete.
+    case commandComplete(HCICommandCompleteEvent)
+    /// 0x0F Command Status.
+    case commandStatus(HCICommandStatusEvent)
+    /// 0x10 Hardware Error: Hardware_Code (1, vendor defined).
+    case hardwareError(hardwareCode: UInt8)
+    /// 0x13 Number Of Completed Packets.
+    case numberOfCompletedPackets(HCINumberOfCompletedPacketsEvent)
+    /// 0x1A Data Buffer Overflow: Link_Type (1: 0x00 synchronous, 0x01 ACL).
+    case dataBufferOverflow(linkType: UInt8)
+    /// 0x3E LE Meta, decoded by subevent.
+    case leMeta(LEMetaEvent)
+    /// 0xFF vendor-specific: the parameters as received.
+    case vendor([UInt8])
+    /// Any other event code: the code and the parameters as received.
+    case unknown(code: UInt8, parameters: [UInt8])
+
+    /// Event codes (Vol 4 Part E §7.7).
+    public enum Code {
+        /// 0x05 Disconnection Complete.
+        public static let disconnectionComplete: UInt8 = 0x05
+        /// 0x08 Encryption Change [v1].
+        public static let encryptionChange: UInt8 = 0x08
+        /// 0x0C Read Remote Version Information Complete.
+        public static let readRemoteVersionInformationComplete: UInt8 = 0x0C
+        /// 0x0E Command Complete.
+        public static let commandComplete: UInt8 = 0x0E
+        /// 0x0F Command Status.
+        public static let commandStatus: UInt8 = 0x0F
+        /// 0x10 Hardware Error.
+        public static let hardwareError: UInt8 = 0x10
+        /// 0x13 Number Of Completed Packets.
+        public static let numberOfCompletedPackets: UInt8 = 0x13
+        /// 0x1A Data Buffer Overflow.
+        public static let dataBufferOverflow: UInt8 = 0x1A
+        /// 0x3E LE Meta.
+        public static let leMeta: UInt8 = 0x3E
+        /// 0xFF vendor-specific.
+        public static let vendor: UInt8 = 0xFF
+    }
+
+    /// Decodes an event packet. Throws ``HCIEventDecodingError`` when `packet.type` is not `.event`
+    /// (field "packet type") or when the bytes are malformed (see ``init(bytes:)``).
+    public init(packet: HCIPacket) throws(HCIEventDecodingError) {
+        guard packet.type == .event else {
+            throw HCIEventDecodingError(event: "HCI Event", field: "packet type", offset: 0, reason: "a \(packet.type) packet is not an event")
+        }
+        try self.init(bytes: packet.bytes)
+    }
+
+    /// Decodes an event from its bytes without the H4 indicator: Event_Code, Parameter_Total_Length, parameters.
+    /// Bytes beyond Parameter_Total_Length are ignored. Throws ``HCIEventDecodingError`` when the header is short,
+    /// fewer parameter bytes follow than announced, or a known event's parameters are malformed.
+    public init(bytes: [UInt8]) throws(HCIEventDecodingError) {
+        var reader = FieldReader(bytes, event: "HCI Event")
+        let code = try reader.u8("Event_Code")
+        let length = Int(try reader.u8("Parameter_Total_Length"))
+        let parameters = try reader.bytes(length, "Parameters")
+        try self.init(code: code, parameters: parameters)
+    }
+
+    /// Decodes an event from its code and parameters (offsets in errors count from the first parameter byte).
+    public init(code: UInt8, parameters: [UInt8]) throws(HCIEventDecodingError) {
+        switch code {
+        case Code.disconnectionComplete: self = .disconnectionComplete(try .decode(parameters))
+        case Code.encryptionChange: self = .encryptionChange(try .decode(parameters))
+        case Code.readRemoteVersionInformationComplete: self = .readRemoteVersionInformationComplete(try .decode(parameters))
+        case Code.commandComplete: self = .commandComplete(try .decode(parameters))
+        case Code.commandStatus: self = .commandStatus(try .decode(parameters))
+        case Code.hardwareError:
+            var reader = FieldReader(parameters, event: "Hardware Error")
+            self = .hardwareError(hardwareCode: try reader.u8("Hardware_Code"))
+        case Code.numberOfCompletedPackets: self = .numberOfCompletedPackets(try .decode(parameters))
+        case Code.dataBufferOverflow:
+            var reader = FieldReader(parameters, event: "Data Buffer Overflow")
+            self = .dataBufferOverflow(linkType: try reader.u8("Link_Type"))
+        case Code.leMeta: self = .leMeta(try LEMetaEvent(parameters: parameters))
+        case Code.vendor: self = .vendor(parameters)
+        default: self = .unknown(code: code, parameters: parameters)
+        }
+    }
+}

@@ -1,0 +1,56 @@
+// The interface the CoreBluetooth facade drives: one per controller, in full-host or kernel mode.
+
+import Dispatch
+import OCBGATT
+import OCBHCI
+
+/// A Bluetooth LE central host for one controller.
+///
+/// Implemented by ``HostController`` (full host: we own the controller over H4 or the user channel) and
+/// ``KernelHost`` (the Linux kernel owns the controller; we scan on a raw HCI socket and connect with
+/// kernel L2CAP ATT sockets). Every method may be called from any thread; completions and events arrive
+/// on the queue given to ``setEventHandler(queue:_:)`` (a private serial queue until then), in order.
+///
+/// Typical use: `setEventHandler`, `start`, wait for ``HostEvent/stateChanged(_:)`` to ``HostState/poweredOn``,
+/// `startScan`, `connect(to:options:)` → ``HostEvent/connected(_:)`` → GATT procedures with `withGATT` (or raw ATT requests with `sendATTRequest`).
+///
+/// Each connection has one ATT bearer (``ATT/ATTBearer``) shared by its ``GATT/GATTClient`` and the raw ATT
+/// calls: one request outstanding at a time in FIFO order, a 30 s transaction timeout (Core v5.4 Vol 3 Part F §3.3.3).
+/// When a connection ends, its client is closed with ``GATT/GATTError/disconnected``: every pending procedure completes.
+public protocol CentralHost: AnyObject, Sendable {
+    /// Sets where and to whom events and completions are delivered (replaces any earlier handler).
+    func setEventHandler(queue: DispatchQueue, _ handler: @escaping @Sendable (HostEvent) -> Void)
+    /// Opens the controller and brings it up; the completion gets what was learned or why it failed
+    /// (``HostError/noBluetoothSupport``, ``HostError/commandTimeout(_:)``, ...). Starting a started host restarts it.
+    func start(completion: @escaping @Sendable (Result<ControllerInfo, HostError>) -> Void)
+    /// Ends every connection and attempt (with ``HostError/stopped``), stops scanning and closes the transport.
+    func stop()
+    /// Starts (or restarts with new options) scanning; discoveries arrive as ``HostEvent/discovered(_:)``.
+    func startScan(_ options: ScanOptions, completion: @escaping @Sendable (HostError?) -> Void)
+    /// Stops scanning; held advertisements are released first.
+    func stopScan(completion: @escaping @Sendable (HostError?) -> Void)
+    /// Queues a connection attempt; it ends in ``HostEvent/connected(_:)`` or ``HostEvent/connectionFailed(_:_:)``.
+    func connect(to peer: PeerAddress, options: ConnectOptions)
+    /// Cancels the attempts for `peer` (a pending one ends with ``HostError/connectCancelled(_:)``).
+    func cancelConnect(to peer: PeerAddress)
+    /// Disconnects (Core v5.4 Vol 4 Part E §7.1.6; reason default 0x13 Remote User Terminated Connection);
+    /// ends in ``HostEvent/disconnected(_:reason:error:)`` with a nil error.
+    func disconnect(_ handle: UInt16, reason: HCIErrorCode)
+    /// Reads the RSSI of a connection in dBm (Read RSSI, Vol 4 Part E §7.5.4).
+    func readRSSI(_ handle: UInt16, completion: @escaping @Sendable (Result<Int8, HostError>) -> Void)
+    /// Sends an ATT request PDU (one outstanding per connection, queued otherwise) and delivers its response PDU —
+    /// an Error Response (0x01) is a response too; fails on timeout (30 s) or disconnection.
+    func sendATTRequest(_ pdu: [UInt8], on handle: UInt16, completion: @escaping @Sendable (Result<[UInt8], HostError>) -> Void)
+    /// Sends an ATT PDU that expects no response (Write Command, Signed Write Command, or any raw PDU for tests).
+    func sendATT(_ pdu: [UInt8], on handle: UInt16, completion: @escaping @Sendable (HostError?) -> Void)
+    /// Exchanges the ATT MTU (Vol 3 Part F §3.4.2.1) offering `mtu`; delivers the resulting ATT_MTU.
+    func exchangeMTU(_ mtu: UInt16, on handle: UInt16, completion: @escaping @Sendable (Result<UInt16, HostError>) -> Void)
+    /// Runs `body` on the host's queue with the GATT client of connection `handle` (nil when there is no such
+    /// connection). Procedures started in `body` go out when it returns; their completions, value handlers and the
+    /// client's serviceChangeHandler run on the host's queue (hop to your own queue there).
+    func withGATT(_ handle: UInt16, _ body: @escaping @Sendable (GATTClient?) -> Void)
+    /// True when a Write Without Response on `handle` would go out now (ACL buffers and queue not full).
+    func canSendWriteWithoutResponse(_ handle: UInt16) -> Bool
+    /// The host's current state.
+    var state: HostState { get }
+}

@@ -1,0 +1,22 @@
+// A remote LE device's address together with its address type, the key the host uses for devices.
+
+import OCBCore
+
+/// A remote device's 48-bit address and its type, as HCI reports them (Core v5.4 Vol 4 Part E §7.7.65.2).
+///
+/// Two devices with the same 48 bits but different types (public vs random) are different devices.
+public struct PeerAddress: Hashable, Sendable, CustomStringConvertible {
+    /// The 48-bit address.
+    public var address: BluetoothAddress
+    /// Public, random, or an identity type resolved by the controller.
+    public var type: AddressType
+
+    /// Makes the pair.
+    public init(_ address: BluetoothAddress, type: AddressType) {
+        self.address = address
+        self.type = type
+    }
+
+    /// `AA:BB:CC:DD:EE:FF (random)`.
+    public var description: String { "\(address) (\(type))" }
+}

@@ -1,0 +1,24 @@
+// Everything the full host keeps for one LE connection: info, L2CAP router, and its ATT bearer with the GATT client.
+
+import OCBL2CAP
+
+/// One established connection (on the host's queue only).
+struct LinkState: ATTLink {
+    var info: ConnectionInfo
+    var router: L2CAPConnectionRouter
+    /// The ATT bearer, GATT client and raw ATT requests of this connection.
+    let att: LinkATT
+    /// True once we sent Disconnect (the ending is then ours and reported without error).
+    var disconnectRequested = false
+    /// True for a link that won a race with its cancelled attempt: it is disconnected without being reported.
+    var suppressEvents = false
+    /// True after a Write Without Response could not go out at once: the next time it can,
+    /// ``HostEvent/readyToSendWriteWithoutResponse(handle:)`` is emitted.
+    var writeWithoutResponseBlocked = false
+
+    init(info: ConnectionInfo) {
+        self.info = info
+        router = L2CAPConnectionRouter(handle: info.handle)
+        att = LinkATT(handle: info.handle)
+    }
+}

@@ -1,0 +1,184 @@
+// Opening and closing the transport, the one timer, and routing every received packet.
+
+import OCBCore
+import Dispatch
+import Foundation
+import OCBHCI
+import OCBL2CAP
+
+extension HostController {
+    /// Opens the configured transport and runs bring-up: Reset, Read Local Version Information, Supported Commands,
+    /// Supported Features, LE Supported Features, Read BD_ADDR, the LE (or shared) buffer sizes, Set Event Mask and
+    /// LE Set Event Mask (Vol 4 Part E §7.3.2, §7.4, §7.8.2, §7.3.1, §7.8.1). Fails with
+    /// ``HostError/noBluetoothSupport``, ``HostError/permissionDenied(_:)``, ``HostError/transportFailed(_:)``,
+    /// ``HostError/commandTimeout(_:)`` or ``HostError/commandFailed(_:_:)``; the completion runs exactly once, also
+    /// when ``stop()`` comes first. A started host is stopped and started again.
+    public func start(completion: @escaping @Sendable (Result<ControllerInfo, HostError>) -> Void) {
+        queue.async { self.startOnQueue(completion) }
+    }
+
+    /// Ends scanning, every connection and attempt (with ``HostError/stopped``, links with reason 0x16 Connection
+    /// Terminated By Local Host) and closes the transport. No effect when not started.
+    public func stop() {
+        queue.async {
+            guard self.transport != nil else { return }
+            self.tearDown(.stopped, reason: .connectionTerminatedByLocalHost)
+        }
+    }
+
+    private func startOnQueue(_ completion: @escaping @Sendable (Result<ControllerInfo, HostError>) -> Void) {
+        if transport != nil { tearDown(.stopped, reason: .connectionTerminatedByLocalHost) }
+        generation &+= 1
+        let current = generation
+        setState(.resetting)
+        let opened: any HCITransport
+        do {
+            opened = try configuration.makeTransport()
+            if let path = configuration.btsnoopPath {
+                do { capture = try BtsnoopFileWriter(path: path) } catch {
+                    emit(.recordingProblem("btsnoop recording to \(path) is off: \(error)"))
+                }
+            }
+            try opened.open(queue: queue, onPacket: { [weak self] packet in
+                guard let self, self.generation == current else { return }
+                self.receive(packet)
+            }, onClose: { [weak self] error in
+                guard let self, self.generation == current, self.transport != nil else { return }
+                self.emit(.transportLost("transport closed: \(error.map { "\($0)" } ?? "end of file")"))
+                self.tearDown(.transportClosed, reason: .unspecifiedError)
+            })
+        } catch {
+            let hostError = Self.hostError(opening: error)
+            capture?.close()
+            capture = nil
+            setState(hostError == .noBluetoothSupport ? .unsupported : (Self.isPermission(hostError) ? .unauthorized : .poweredOff))
+            deliver { completion(.failure(hostError)) }
+            return
+        }
+        transport = opened
+        bringUp { [self] result in
+            // The completion is delivered exactly once, also when the host was stopped or torn down meanwhile.
+            guard generation == current else {
+                let error: HostError = result.error ?? .stopped
+                return deliver { completion(.failure(error)) }
+            }
+            switch result {
+            case .success(let info):
+                self.info = info
+                setState(.poweredOn)
+            case .failure(let error):
+                tearDown(error, reason: .unspecifiedError)
+            }
+            deliver { completion(result) }
+        }
+    }
+
+    /// Maps a transport's opening failure to the host's error.
+    static func hostError(opening error: any Error) -> HostError {
+        if let hostError = error as? HostError { return hostError }
+        guard let transportError = error as? HCITransportError else { return .transportFailed("\(error)") }
+        switch transportError {
+        case .noBluetoothSupport: return .noBluetoothSupport
+        case .permissionDenied(let operation): return .permissionDenied(operation)
+        default: return .transportFailed("\(transportError)")
+        }
+    }
+
+    static func isPermission(_ error: HostError) -> Bool {
+        if case .permissionDenied = error { return true }
+        return false
+    }
+
+    /// Ends everything with `error`: commands, scan, attempts, connections; closes the transport (on `queue`).
+    func tearDown(_ error: HostError, reason: HCIErrorCode) {
+        generation &+= 1
+        let closing = transport
+        transport = nil
+        closing?.close()
+        failAllCommands(error)
+        if scan != nil {
+            scan = nil
+            emit(.scanStopped(error))
+        }
+        for action in attempts.failAll(status: 0x1F) {
+            if case .finished(let attempt, _) = action {
+                attemptOptions[attempt.id] = nil
+                emit(.connectionFailed(attempt.peer, error))
+            }
+        }
+        for handle in links.keys.sorted() {
+            endLink(handle, reason: reason, error: error)
+        }
+        acl = nil
+        recombiner = L2CAPRecombiner()
+        reassembler = ExtendedAdvertisingReassembler()
+        commandFamily = nil
+        info = nil
+        capture?.close()
+        capture = nil
+        timer.cancel()
+        setState(.poweredOff)
+    }
+
+    // MARK: - Packets
+
+    /// Sends a packet to the controller, recording it.
+    func write(_ packet: HCIPacket) {
+        guard let transport else { return }
+        record(packet, direction: .sent)
+        do {
+            try transport.send(packet)
+        } catch {
+            emit(.transportLost("send failed: \(error)"))
+            tearDown(.transportFailed("\(error)"), reason: .unspecifiedError)
+        }
+    }
+
+    private func record(_ packet: HCIPacket, direction: CaptureDirection) {
+        guard let capture else { return }
+        let microseconds = Int64((Date().timeIntervalSince1970 * 1_000_000).rounded())
+        try? capture.write(packet, direction: direction, timestamp: microseconds)
+    }
+
+    /// One packet from the controller.
+    func receive(_ packet: HCIPacket) {
+        record(packet, direction: .received)
+        switch packet.type {
+        case .event:
+            do {
+                handleEvent(try HCIEvent(bytes: packet.bytes))
+            } catch {
+                emit(.diagnostic("dropped malformed event: \(error)"))
+            }
+        case .acl:
+            do {
+                handleACL(try HCIACLDataPacket(bytes: packet.bytes))
+            } catch {
+                emit(.diagnostic("dropped malformed ACL packet: \(error)"))
+            }
+        default:
+            break
+        }
+        rescheduleTimer()
+    }
+
+    // MARK: - Timer
+
+    /// Arms the one timer for the earliest deadline of every state machine.
+    func rescheduleTimer() {
+        guard transport != nil else { return }
+        let candidates: [ContinuousClock.Instant?] = [
+            commands.nextDeadline, attempts.nextDeadline, scan?.merger.nextDeadline, nextLinkDeadline,
+        ]
+        timer.arm(candidates.compactMap { $0 }.min(), on: queue) { [weak self] in self?.tick(now: .now) }
+    }
+
+    /// Advances every state machine to `now`.
+    func tick(now: ContinuousClock.Instant) {
+        tickCommands(now: now)
+        tickAttempts(now: now)
+        tickScan(now: now)
+        tickLinks(now: now)
+        rescheduleTimer()
+    }
+}

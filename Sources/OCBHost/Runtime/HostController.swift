@@ -1,0 +1,66 @@
+// The full host: one controller driven over an HCITransport on one serial queue, with bring-up, scanning and connections.
+
+import OCBCore
+import Dispatch
+import OCBHCI
+import OCBL2CAP
+
+/// A full Bluetooth LE central host for one controller reached over an ``HCITransport`` (H4 over TCP or serial,
+/// or the Linux HCI user channel).
+///
+/// Everything runs on one private serial queue: packets from the transport, timers (a `DispatchSourceTimer`
+/// that drives the sans-I/O state machines' deadlines) and public calls hopping onto it. Events and completions
+/// go to the handler's queue. See ``CentralHost`` for the interface; this class adds nothing public beyond
+/// ``init(configuration:)`` and ``controllerInfo``. Each connection has one ATT bearer and one GATT client,
+/// driven on that queue (see ``CentralHost/withGATT(_:_:)``).
+public final class HostController: CentralHost, ATTLinkHost, @unchecked Sendable {
+    let configuration: HostConfiguration
+    let queue = DispatchQueue(label: "OpenCoreBluetooth.HostController")
+    var eventQueue: DispatchQueue
+    var eventHandler: (@Sendable (HostEvent) -> Void)?
+
+    // All below is touched on `queue` only.
+    var currentState: HostState = .unknown
+    var transport: (any HCITransport)?
+    var capture: BtsnoopFileWriter?
+    /// Incremented at each start and stop; callbacks from an older transport are ignored.
+    var generation: UInt64 = 0
+    var info: ControllerInfo?
+    var commands: HCICommandFlow
+    var commandHandlers: [HCICommandFlow.Ticket: (CommandAnswer) -> Void] = [:]
+    /// ACL credits and queues; nil until bring-up read the buffer sizes.
+    var acl: ACLFlow?
+    var recombiner = L2CAPRecombiner()
+    var links: [UInt16: LinkState] = [:]
+    var attempts = ConnectionAttemptQueue()
+    var attemptOptions: [UInt64: ConnectOptions] = [:]
+    var scan: ScanSession?
+    /// The scanning command family used since the last Reset; nil before the first scan or connect.
+    var commandFamily: CommandFamily?
+    var reassembler = ExtendedAdvertisingReassembler()
+    let timer = DeadlineTimer()
+
+    /// Makes a host; nothing is opened until ``start(completion:)``.
+    public init(configuration: HostConfiguration) {
+        self.configuration = configuration
+        commands = HCICommandFlow(timeout: configuration.commandTimeout)
+        eventQueue = DispatchQueue(label: "OpenCoreBluetooth.HostController.events")
+        claimQueue()
+    }
+
+    deinit {
+        transport?.close()
+    }
+
+    /// What bring-up learned; nil until the host is powered on.
+    public var controllerInfo: ControllerInfo? { queue.sync { info } }
+
+    /// The current state (read synchronously on the host queue; do not call from a `withGATT` body).
+    public var state: HostState { readState() }
+
+    /// Sets the queue and handler for events and completions, replacing earlier ones; events emitted before the
+    /// first call are dropped.
+    public func setEventHandler(queue: DispatchQueue, _ handler: @escaping @Sendable (HostEvent) -> Void) {
+        replaceEventHandler(queue: queue, handler)
+    }
+}

@@ -1,0 +1,26 @@
+// The one interface every HCI transport offers: open with callbacks, send a packet, close.
+
+import Dispatch
+import OCBHCI
+
+/// A way to exchange HCI packets with a controller (Core v5.4 Vol 4 Part A: UART/H4 over a serial line
+/// or TCP; or the Linux kernel's HCI socket).
+///
+/// Life cycle: make the transport (cheap, never fails), ``open(queue:onPacket:onClose:)`` it (the
+/// connection, socket or device is set up here and failures are thrown), ``send(_:)`` packets from any
+/// thread, ``close()`` it. Both callbacks run on `queue`. `onClose` runs exactly once after a successful
+/// open: with nil after ``close()``, with the error when the transport ended by itself (end of stream is
+/// ``HCITransportError/closed``). No `onPacket` follows `onClose`.
+public protocol HCITransport: AnyObject, Sendable {
+    /// Sets the transport up and starts delivering received packets on `queue`.
+    /// Throws ``HCITransportError`` (e.g. ``HCITransportError/noBluetoothSupport``, ``HCITransportError/alreadyOpen``).
+    func open(queue: DispatchQueue, onPacket: @escaping @Sendable (HCIPacket) -> Void,
+              onClose: @escaping @Sendable (HCITransportError?) -> Void) throws(HCITransportError)
+
+    /// Sends one packet (its whole H4 form, indicator first), waiting for writability if the kernel buffer is full.
+    /// Throws ``HCITransportError/notOpen`` before open or after close, or the mapped system error.
+    func send(_ packet: HCIPacket) throws(HCITransportError)
+
+    /// Stops the transport and releases its descriptor; `onClose(nil)` follows on the queue. Idempotent.
+    func close()
+}

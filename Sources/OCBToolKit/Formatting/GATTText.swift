@@ -1,0 +1,34 @@
+// Small text pieces shared by cbtool's printers: handles, UUIDs with their assigned names, hex values.
+
+import OCBCore
+
+/// Text for handles, UUIDs and raw values, the same everywhere in cbtool's output.
+public enum GATTText {
+    /// "0x000E": an attribute or connection handle, 4 upper-case hex digits.
+    public static func handle(_ value: UInt16) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return "0x" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+
+    /// "2A37 Heart Rate Measurement", or the bare UUID when the assigned numbers do not name it.
+    public static func uuid(_ uuid: BluetoothUUID) -> String {
+        AssignedNumbers.name(for: uuid).map { "\(uuid) \($0)" } ?? uuid.description
+    }
+
+    /// "Apple, Inc. (0x004C)", or "company 0xFFFF" when unassigned.
+    public static func company(_ id: UInt16) -> String {
+        let code = handle(id)
+        return AssignedNumbers.companyName(id).map { "\($0) (\(code))" } ?? "company \(code)"
+    }
+
+    /// "1 connection", "0 connections", "2 read blobs": `value`, a space, then `plural` (a noun phrase ending in "s")
+    /// with that "s" dropped when `value` is exactly 1.
+    public static func count(_ value: Int, _ plural: String) -> String {
+        "\(value) " + (value == 1 && plural.hasSuffix("s") ? String(plural.dropLast()) : plural)
+    }
+
+    /// Lower-case hex bytes separated by spaces ("01 ff"); "(empty)" for no bytes.
+    public static func bytes(_ value: [UInt8]) -> String {
+        value.isEmpty ? "(empty)" : Hex.string(value, separator: " ")
+    }
+}

@@ -1,0 +1,92 @@
+// Collects what ATT responses reveal of one peer's GATT database, then assembles it into a tree.
+
+import OCBCore
+
+/// Accumulates services, includes, characteristics, descriptors, known values and counters of one peer, in any
+/// order (a service or characteristic seen with different handles or types over several connections, e.g. after a
+/// firmware change, is kept in each form: the story shows what the capture reveals, not a guess), and builds a ``StoryPeer`` from them (Core v5.4 Vol 3 Part G §3: a service's group runs from its declaration
+/// to its end handle; a characteristic's descriptors follow its value handle up to the next declaration).
+struct PeerDatabaseBuilder {
+    var key: String
+    var connections: [Int] = []
+    var services: Set<GATTTreeService> = []
+    var includes: [UInt16: GATTTreeInclude] = [:]
+    var characteristics: Set<GATTTreeCharacteristic> = []
+    var descriptorCandidates: [UInt16: BluetoothUUID] = [:]
+    var values: [UInt16: [UInt8]] = [:]
+    var counters: [UInt16: AttributeCounter] = [:]
+
+    /// Longest value kept per attribute (the longest ATT value, Vol 3 Part F §3.2.9).
+    static let maximumValueLength = 512
+
+    init(key: String) { self.key = key }
+
+    mutating func count(_ handle: UInt16, _ update: (inout AttributeCounter) -> Void) {
+        var counter = counters[handle] ?? AttributeCounter(handle: handle)
+        update(&counter)
+        counters[handle] = counter
+    }
+
+    mutating func setValue(_ handle: UInt16, _ value: [UInt8], offset: Int = 0) {
+        var current = offset == 0 ? [] : values[handle] ?? []
+        if offset == current.count { current += value } else { current = value }
+        values[handle] = Array(current.prefix(Self.maximumValueLength))
+    }
+
+    func build() -> StoryPeer {
+        let declarations: Set<BluetoothUUID> = Set((0x2800...0x2803).map { BluetoothUUID(UInt16($0)) })
+        let valueHandles = Set(characteristics.map(\.valueHandle))
+        let declarationHandles = Set(characteristics.map(\.declarationHandle))
+        var sortedCharacteristics = characteristics.sorted {
+            ($0.declarationHandle, $0.valueHandle, $0.uuid) < ($1.declarationHandle, $1.valueHandle, $1.uuid)
+        }
+        let sortedServices = servicesWithIncludedOnes().sorted {
+            ($0.startHandle, $0.endHandle, $0.uuid) < ($1.startHandle, $1.endHandle, $1.uuid)
+        }
+
+        var orphanDescriptors: [GATTTreeDescriptor] = []
+        for (handle, uuid) in descriptorCandidates.sorted(by: { $0.key < $1.key })
+        where !declarations.contains(uuid) && !valueHandles.contains(handle) && !declarationHandles.contains(handle) {
+            let descriptor = GATTTreeDescriptor(handle: handle, uuid: uuid, value: values[handle])
+            let ownerDeclaration = sortedCharacteristics.last { $0.declarationHandle < handle }?.declarationHandle
+            let owners = sortedCharacteristics.indices.filter {
+                sortedCharacteristics[$0].declarationHandle == ownerDeclaration && sortedCharacteristics[$0].valueHandle < handle
+            }
+            owners.forEach { sortedCharacteristics[$0].descriptors.append(descriptor) }
+            if owners.isEmpty { orphanDescriptors.append(descriptor) }
+        }
+        for index in sortedCharacteristics.indices {
+            sortedCharacteristics[index].value = values[sortedCharacteristics[index].valueHandle]
+        }
+
+        var tree: [GATTTreeService] = []
+        var placed = Set<UInt16>()
+        for var service in sortedServices {
+            service.includes = includes.values.filter { include in
+                include.handle.map { (service.startHandle...max(service.startHandle, service.endHandle)).contains($0) } ?? false
+            }.sorted { ($0.handle ?? 0) < ($1.handle ?? 0) }
+            service.characteristics = sortedCharacteristics.filter {
+                $0.declarationHandle > service.startHandle && $0.declarationHandle <= service.endHandle
+            }
+            placed.formUnion(service.characteristics.map(\.declarationHandle))
+            tree.append(service)
+        }
+        let orphans = sortedCharacteristics.filter { !placed.contains($0.declarationHandle) }
+        return StoryPeer(key: key, connections: connections, services: tree, orphanCharacteristics: orphans,
+                         orphanDescriptors: orphanDescriptors, counters: counters.values.sorted { $0.handle < $1.handle })
+    }
+
+    /// The services primary discovery revealed, plus those known only from include declarations (Find Included
+    /// Services, Core v5.4 Vol 3 Part G §4.5.1): shown as secondary services, with the UUID from the include
+    /// declaration when it is 16-bit, else from the 16-byte value the client read at the service's start handle.
+    private func servicesWithIncludedOnes() -> Set<GATTTreeService> {
+        let knownStarts = Set(services.map(\.startHandle))
+        var all = services
+        for include in includes.values where !knownStarts.contains(include.startHandle) {
+            let readUUID = values[include.startHandle].flatMap { $0.count == 16 ? BluetoothUUID(littleEndianBytes: $0) : nil }
+            guard let uuid = include.uuid ?? readUUID else { continue }
+            all.insert(GATTTreeService(startHandle: include.startHandle, endHandle: include.endHandle, uuid: uuid, isPrimary: false))
+        }
+        return all
+    }
+}

@@ -1,0 +1,112 @@
+// Failures against the virtual peer: unanswered commands, end of file, Hardware Error and a killed peer; the host recovers.
+
+import OCBCore
+import Foundation
+import OCBHCI
+import OCBHost
+import PeerSupport
+import Testing
+
+@Suite(.serialized) struct HostFailureTests {
+    @Test func unansweredCommandTimesOutAndTheHostStaysUsable() async throws {
+        let peer = try VirtualPeer()
+        defer { peer.stop() }
+        let (host, log) = makeHost(peer, commandTimeout: .milliseconds(500))
+        defer { host.stop() }
+        // Reset (0x0C03) never answered: bring-up fails with the command timeout.
+        try peer.mute(opcode: 0x0C03)
+        await #expect(throws: HostError.commandTimeout(.reset)) { try await host.start() }
+        #expect(host.state == .poweredOff)
+        try peer.unmute()
+        try await host.start()
+        #expect(host.state == .poweredOn)
+        // Read RSSI (0x1405) never answered on a live connection.
+        host.connect(to: PeerDevices.alpha, options: ConnectOptions(timeout: .seconds(5)))
+        let link = try #require(log.first(within: 6) { $0.connected })
+        try peer.mute(opcode: 0x1405)
+        await #expect(throws: HostError.commandTimeout(.readRSSI)) { try await host.readRSSI(link.handle) }
+        try peer.unmute()
+        // The connection and the command flow still work after the timeout.
+        #expect(try await host.exchangeMTU(50, on: link.handle) == 50)
+        host.disconnect(link.handle, reason: .remoteUserTerminatedConnection)
+        #expect(log.first(within: 5) { $0.disconnection }?.2 == nil)
+    }
+
+    @Test func endOfFileEndsConnectionsAndScanThenRestartWorks() async throws {
+        let peer = try VirtualPeer()
+        defer { peer.stop() }
+        let (host, log) = makeHost(peer)
+        defer { host.stop() }
+        _ = try await host.start()
+        host.connect(to: PeerDevices.alpha, options: ConnectOptions(timeout: .seconds(5)))
+        let link = try #require(log.first(within: 6) { $0.connected })
+        try await host.startScan(ScanOptions())
+        try peer.dropClient()
+        let ended = try #require(log.first(within: 5) { $0.disconnection })
+        #expect(ended.0.handle == link.handle)
+        #expect(ended.2 == .transportClosed)
+        #expect(log.first(within: 2) { if case .scanStopped(.transportClosed) = $0 { true } else { nil } } == true)
+        #expect(log.first(within: 2) { if case .stateChanged(.poweredOff) = $0 { true } else { nil } } == true)
+        await #expect(throws: HostError.notConnected(link.handle)) { try await host.readRSSI(link.handle) }
+
+        log.clear()
+        try await host.start()
+        host.connect(to: PeerDevices.bravo, options: ConnectOptions(timeout: .seconds(5)))
+        #expect(log.first(within: 6) { $0.connected }?.peer == PeerDevices.bravo)
+    }
+
+    @Test func hardwareErrorEndsEverythingWithThatError() async throws {
+        let peer = try VirtualPeer()
+        defer { peer.stop() }
+        let (host, log) = makeHost(peer)
+        defer { host.stop() }
+        _ = try await host.start()
+        host.connect(to: PeerDevices.alpha, options: ConnectOptions(timeout: .seconds(5)))
+        _ = try #require(log.first(within: 6) { $0.connected })
+        try peer.hardwareError(code: 0x42)
+        let ended = try #require(log.first(within: 5) { $0.disconnection })
+        #expect(ended.2 == .hardwareError(0x42))
+        #expect(ended.1 == .hardwareFailure)
+        try await host.start()
+        #expect(host.state == .poweredOn)
+    }
+
+    @Test func killedPeerMidConnectionIsReportedAndNothingWaits() async throws {
+        let peer = try VirtualPeer()
+        defer { peer.stop() }
+        let (host, log) = makeHost(peer)
+        defer { host.stop() }
+        _ = try await host.start()
+        host.connect(to: PeerDevices.alpha, options: ConnectOptions(timeout: .seconds(5)))
+        let link = try #require(log.first(within: 6) { $0.connected })
+        peer.kill()
+        let ended = try #require(log.first(within: 5) { $0.disconnection })
+        #expect(ended.0.handle == link.handle)
+        #expect(ended.2 == .transportClosed)
+        #expect(host.state == .poweredOff)
+        // Starting against a dead peer fails promptly with a transport error.
+        await #expect { try await host.start() } throws: { error in
+            if case .transportFailed = error as? HostError { return true }
+            return false
+        }
+    }
+}
+
+@Test func btsnoopRecordingCapturesTheBringUp() async throws {
+    let peer = try VirtualPeer()
+    defer { peer.stop() }
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("host-\(peer.pid).btsnoop").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let port = peer.port()
+    let host = HostController(configuration: HostConfiguration(
+        makeTransport: { H4StreamTransport(endpoint: .tcp(host: "127.0.0.1", port: port)) }, btsnoopPath: path))
+    _ = try await host.start()
+    host.stop()
+    _ = host.state  // the stop ran on the host's queue before this returns
+    let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+    // btsnoop header: "btsnoop\0", version 1, datalink 1002 (H4) — then the Reset command record.
+    #expect(Array(bytes.prefix(8)) == Array("btsnoop\0".utf8))
+    #expect(bytes.count > 16 + 24 * 10)
+    // First record's packet: H4 command 01, HCI_Reset opcode 03 0C, length 00.
+    #expect(Array(bytes.dropFirst(16 + 24).prefix(4)) == [0x01, 0x03, 0x0C, 0x00])
+}

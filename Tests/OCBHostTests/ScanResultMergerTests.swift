@@ -1,0 +1,104 @@
+// Scan-response merging, bounded waits, duplicate and service filtering, with injected time.
+
+import OCBCore
+import OCBHost
+import Testing
+
+private let peerA = PeerAddress(BluetoothAddress("C0:00:00:00:00:01")!, type: .random)
+private let peerB = PeerAddress(BluetoothAddress("00:11:22:33:44:55")!, type: .public)
+// Flags (LE General Discoverable, BR/EDR not supported) + Complete List of 16-bit UUIDs 0x180F.
+private let advertisingData: [UInt8] = [0x02, 0x01, 0x06, 0x03, 0x03, 0x0F, 0x18]
+// Complete Local Name "Pi".
+private let responseData: [UInt8] = [0x03, 0x09, 0x50, 0x69]
+private let start = ContinuousClock.now
+
+private func advInd(_ peer: PeerAddress = peerA, data: [UInt8] = advertisingData, rssi: Int8 = -40) -> AdvertisingObservation {
+    AdvertisingObservation(peer: peer, legacyEventType: 0x00, rssi: rssi, data: data)
+}
+
+private func scanRsp(_ peer: PeerAddress = peerA, rssi: Int8 = -41) -> AdvertisingObservation {
+    AdvertisingObservation(peer: peer, legacyEventType: 0x04, rssi: rssi, data: responseData)
+}
+
+@Test func activeScanHoldsScannableAdvertisingUntilItsScanResponse() {
+    var merger = ScanResultMerger(configuration: .init(isActive: true, filterDuplicates: false))
+    #expect(merger.receive(advInd(), now: start).isEmpty)
+    #expect(merger.nextDeadline == start.advanced(by: .milliseconds(500)))
+    let devices = merger.receive(scanRsp(), now: start.advanced(by: .milliseconds(5)))
+    #expect(devices.count == 1)
+    #expect(devices.first?.advertisingData == advertisingData)
+    #expect(devices.first?.scanResponseData == responseData)
+    #expect(devices.first?.mergedData == advertisingData + responseData)
+    #expect(devices.first?.isConnectable == true)
+    #expect(devices.first?.rssi == -41)
+    #expect(merger.nextDeadline == nil)
+}
+
+@Test func activeScanReleasesAfterTheBoundedWaitWithoutResponse() {
+    var merger = ScanResultMerger(configuration: .init(isActive: true, responseWait: .milliseconds(300), filterDuplicates: false))
+    _ = merger.receive(advInd(), now: start)
+    #expect(merger.tick(now: start.advanced(by: .milliseconds(299))).isEmpty)
+    let devices = merger.tick(now: start.advanced(by: .milliseconds(300)))
+    #expect(devices.count == 1)
+    #expect(devices.first?.scanResponseData == nil)
+    #expect(merger.pendingCount == 0)
+}
+
+@Test func passiveScanReportsAtOnceWithoutResponse() {
+    var merger = ScanResultMerger(configuration: .init(isActive: false, filterDuplicates: false))
+    let devices = merger.receive(advInd(), now: start)
+    #expect(devices.count == 1)
+    #expect(devices.first?.scanResponseData == nil)
+    #expect(merger.nextDeadline == nil)
+}
+
+@Test func nonConnectableAdvertisingIsReportedAtOnceEvenWhenActive() {
+    var merger = ScanResultMerger(configuration: .init(isActive: true, filterDuplicates: false))
+    let beacon = AdvertisingObservation(peer: peerB, legacyEventType: 0x03, rssi: 127, data: advertisingData)
+    let devices = merger.receive(beacon, now: start)
+    #expect(devices.count == 1)
+    #expect(devices.first?.isConnectable == false)
+    #expect(devices.first?.rssi == nil)  // 127 means unavailable (Vol 4 Part E §7.7.65.2)
+}
+
+@Test func hostDuplicateFilterReportsOnlyChanges() {
+    var merger = ScanResultMerger(configuration: .init(isActive: false, filterDuplicates: true))
+    #expect(merger.receive(advInd(rssi: -40), now: start).count == 1)
+    #expect(merger.receive(advInd(rssi: -60), now: start).isEmpty)
+    let changed = advertisingData + [0x02, 0x0A, 0x04]  // TX Power Level 4 dBm added
+    #expect(merger.receive(advInd(data: changed), now: start).count == 1)
+    #expect(merger.receive(advInd(peerB), now: start).count == 1)
+}
+
+@Test func timedOutRepeatUsesTheLastKnownResponseSoDuplicatesStayFiltered() {
+    var merger = ScanResultMerger(configuration: .init(isActive: true, filterDuplicates: true))
+    _ = merger.receive(advInd(), now: start)
+    #expect(merger.receive(scanRsp(), now: start).count == 1)
+    _ = merger.receive(advInd(), now: start.advanced(by: .seconds(1)))
+    #expect(merger.tick(now: start.advanced(by: .seconds(2))).isEmpty)
+}
+
+@Test func serviceFilterMatchesAdvertisedUUIDsOnly() {
+    var battery = ScanResultMerger(configuration: .init(isActive: false, filterDuplicates: false, serviceFilter: [BluetoothUUID(0x180F)]))
+    #expect(battery.receive(advInd(), now: start).count == 1)
+    var heartRate = ScanResultMerger(configuration: .init(isActive: false, filterDuplicates: false, serviceFilter: [BluetoothUUID(0x180D)]))
+    #expect(heartRate.receive(advInd(), now: start).isEmpty)
+}
+
+@Test func extendedEventTypeBitsMapToKinds() {
+    // Event_Type 0x0013: connectable, scannable, legacy (ADV_IND over extended report), Vol 4 Part E §7.7.65.13.
+    let adv = AdvertisingObservation(peer: peerA, extendedEventType: 0x0013, rssi: -50, txPower: 127, data: [])
+    #expect(adv.isConnectable && adv.isScannable && !adv.isScanResponse && adv.txPower == nil)
+    // 0x001B: legacy SCAN_RSP to an ADV_IND.
+    let rsp = AdvertisingObservation(peer: peerA, extendedEventType: 0x001B, rssi: -50, txPower: 127, data: [])
+    #expect(rsp.isScanResponse)
+}
+
+@Test func serviceUUIDExtractionReadsEveryWidthAndSurvivesTruncation() {
+    let uuid128 = BluetoothUUID("6E400001-B5A3-F393-E0A9-E50E24DCCA9E")!
+    let data: [UInt8] = [0x03, 0x02, 0x0D, 0x18]                       // incomplete 16-bit 0x180D
+        + [0x05, 0x05, 0x78, 0x56, 0x34, 0x12]                        // complete 32-bit 0x12345678
+        + [0x11, 0x07] + uuid128.littleEndianBytes(width: 16)!        // complete 128-bit
+        + [0x09, 0x03, 0x0F]                                          // claims 8 bytes, 1 left
+    #expect(ScanResultMerger.advertisedServiceUUIDs(data) == [BluetoothUUID(0x180D), BluetoothUUID(uuid32: 0x12345678), uuid128])
+}

@@ -1,0 +1,81 @@
+// Test support: an in-process HCI transport that answers every command like a minimal extended-capable controller and lets a test inject events.
+
+import Dispatch
+import Foundation
+import OCBHCI
+import OCBHost
+
+/// A fake controller behind the ``HCITransport`` interface: each command gets a Command Complete (Core v5.4 Vol 4
+/// Part E §7.7.14) with success and the return parameters bring-up reads; tests push further events with ``inject(_:)``.
+///
+/// It lists LE Set Scan Parameters/Enable, LE Create Connection/Cancel (§6.27 octet 26 bits 2-5) and LE Set Extended
+/// Scan Parameters/Enable and LE Extended Create Connection (octet 37 bits 5-7), LE Extended Advertising
+/// (LE features bit 12), LE ACL buffers 27 × 8, BD_ADDR 0C:B0:00:00:00:0F.
+final class ScriptedController: HCITransport, @unchecked Sendable {
+    private let lock = NSLock()
+    private var queue: DispatchQueue?
+    private var onPacket: (@Sendable (HCIPacket) -> Void)?
+    private var onClose: (@Sendable (HCITransportError?) -> Void)?
+    private var sent: [UInt16] = []
+
+    /// Opcodes of the commands received, in order.
+    var sentOpcodes: [UInt16] { lock.withLock { sent } }
+
+    func open(queue: DispatchQueue, onPacket: @escaping @Sendable (HCIPacket) -> Void,
+              onClose: @escaping @Sendable (HCITransportError?) -> Void) throws(HCITransportError) {
+        lock.withLock {
+            self.queue = queue
+            self.onPacket = onPacket
+            self.onClose = onClose
+        }
+    }
+
+    func send(_ packet: HCIPacket) throws(HCITransportError) {
+        guard packet.type == .command, packet.bytes.count >= 3 else { return }
+        let opcode = UInt16(packet.bytes[0]) | UInt16(packet.bytes[1]) << 8
+        lock.withLock { sent.append(opcode) }
+        let parameters = [0x01, UInt8(opcode & 0xFF), UInt8(opcode >> 8)] + Self.returnParameters(opcode)
+        inject([0x0E, UInt8(parameters.count)] + parameters)
+    }
+
+    func close() {
+        let (queue, onClose) = lock.withLock {
+            defer { self.onPacket = nil; self.onClose = nil }
+            return (self.queue, self.onClose)
+        }
+        if let queue, let onClose { queue.async { onClose(nil) } }
+    }
+
+    /// Delivers one event (code, length, parameters) to the host, after everything delivered before it.
+    func inject(_ event: [UInt8]) {
+        let (queue, onPacket) = lock.withLock { (self.queue, self.onPacket) }
+        guard let queue, let onPacket else { return }
+        queue.async { onPacket(HCIPacket(type: .event, bytes: event)) }
+    }
+
+    /// Status 0x00 followed by what the command returns (§7.4.1, §7.4.2, §7.4.3, §7.4.6, §7.8.2, §7.8.3).
+    private static func returnParameters(_ opcode: UInt16) -> [UInt8] {
+        switch opcode {
+        case 0x1001: return [0x00, 0x0D, 0x00, 0x00, 0x0D, 0xFF, 0xFF, 0x00, 0x00]  // HCI 5.4, company 0xFFFF
+        case 0x1002:
+            var commands = [UInt8](repeating: 0, count: 64)
+            commands[26] = 0b0011_1100
+            commands[37] = 0b1110_0000
+            return [0x00] + commands
+        case 0x1003: return [0x00] + [UInt8](repeating: 0, count: 8)
+        case 0x2003: return [0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00]
+        case 0x1009: return [0x00, 0x0F, 0x00, 0x00, 0x00, 0xB0, 0x0C]
+        case 0x2002: return [0x00, 27, 0x00, 8]
+        default: return [0x00]
+        }
+    }
+
+    /// An LE Extended Advertising Report (§7.7.65.13) with one report: a non-legacy, non-connectable PDU from
+    /// random address C1:E7:00:00:00:05, SID 5, LE 1M/LE 1M, TX power and RSSI unavailable/−55, Data_Status `status`.
+    static func extendedReport(dataStatus status: UInt8, data: [UInt8]) -> [UInt8] {
+        let report: [UInt8] = [0x01, status << 5, 0x00, 0x01, 0x05, 0x00, 0x00, 0x00, 0xE7, 0xC1,
+                               0x01, 0x01, 0x05, 0x7F, 0xC9, 0x00, 0x00, 0x00] + [UInt8](repeating: 0, count: 6)
+            + [UInt8(data.count)] + data
+        return [0x3E, UInt8(report.count + 1), 0x0D] + report
+    }
+}
