@@ -1,6 +1,6 @@
 // What the host runtime reports to the CoreBluetooth facade: state, advertisements, connections, GATT results.
-import OCBAdvertising
-import OCBCore
+package import OCBAdvertising
+package import OCBCore
 
 /// An event from a ``CentralBackend``.
 package enum BackendEvent: Sendable, Equatable {

@@ -8,7 +8,7 @@ public let CBATTErrorDomain: String = "CBATTErrorDomain"
 ///
 /// Codes outside `Code` (application errors 0x80-0x9F, common profile errors 0xE0-0xFF) keep their value in
 /// `errorCode` (so `(error as NSError).code` is the byte on air, as on iOS) while `code` reads `.unlikelyError`.
-public struct CBATTError: CustomNSError, Hashable, Sendable {
+public struct CBATTError: CustomNSError, Hashable, @unchecked Sendable {
     /// The ATT error codes, raw values as in Apple's SDK and the Core specification.
     public enum Code: Int, Sendable, Hashable {
         /// 0x00: success.
@@ -51,14 +51,16 @@ public struct CBATTError: CustomNSError, Hashable, Sendable {
 
     /// The ATT error code as received (0x01-0xFF).
     public let errorCode: Int
-    /// Extra information merged into the `NSError`'s user info.
-    public let userInfo: [String: String]
+    /// Extra information merged into the `NSError`'s user info (Apple's `[String: Any]`; values are not copied, so
+    /// keep them immutable, as `NSError`'s are). This stack sets `"OCBHCIReason"` (`String`, e.g. `"0x08"`) and
+    /// `"OCBBackendReason"` (`String`) where it knows them.
+    public let userInfo: [String: Any]
 
     /// The code; `.unlikelyError` for codes Apple's enum does not name (see the type's note).
     public var code: Code { Code(rawValue: errorCode) ?? .unlikelyError }
 
     /// Makes an error with a code and optional extra user info.
-    public init(_ code: Code, userInfo: [String: String] = [:]) {
+    public init(_ code: Code, userInfo: [String: Any] = [:]) {
         self.errorCode = code.rawValue
         self.userInfo = userInfo
     }

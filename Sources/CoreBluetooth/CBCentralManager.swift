@@ -1,5 +1,5 @@
 // CBCentralManager: the app's central role (scan, connect, retrieve) over a CentralBackend.
-import OCBCore
+internal import OCBCore
 import Foundation
 
 /// The central role (Apple's `CBCentralManager`).
@@ -45,21 +45,26 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     var requestCounter: UInt64 = 0
 
     /// Makes a manager with no delegate on the main queue.
-    public convenience init() {
-        let (backend, directory) = Self.defaultBackend(options: nil)
-        self.init(delegate: nil, queue: nil, options: nil, backend: backend, stateDirectory: directory)
+    public override convenience init() {
+        self.init(delegate: nil, queue: nil, options: nil)
     }
 
     /// Makes a manager whose delegate is called on `queue` (the main queue when nil).
     public convenience init(delegate: (any CBCentralManagerDelegate)?, queue: DispatchQueue?) {
-        let (backend, directory) = Self.defaultBackend(options: nil)
-        self.init(delegate: delegate, queue: queue, options: nil, backend: backend, stateDirectory: directory)
+        self.init(delegate: delegate, queue: queue, options: nil)
     }
 
-    /// Makes a manager with options (`CBCentralManagerOption...Key`).
-    public convenience init(delegate: (any CBCentralManagerDelegate)?, queue: DispatchQueue?, options: [String: Any]? = nil) {
-        let (backend, directory) = Self.defaultBackend(options: options)
-        self.init(delegate: delegate, queue: queue, options: options, backend: backend, stateDirectory: directory)
+    /// Makes a manager with options (`CBCentralManagerOption...Key`): the designated initialiser, as in Apple's SDK, so
+    /// a subclass can override it and call `super.init(delegate:queue:options:)`.
+    public init(delegate: (any CBCentralManagerDelegate)?, queue: DispatchQueue?, options: [String: Any]? = nil) {
+        let (backend, directory) = (options?[Self.backendSeamKey] as? BackendSeam).map { ($0.backend, $0.stateDirectory) }
+            ?? Self.defaultBackend(options: options)
+        self.queue = queue ?? DispatchQueue.main
+        self.backend = backend
+        self.storedDelegate = delegate
+        restoration = Self.restorationStore(options: options, directory: directory)
+        super.init()
+        start()
     }
 
     /// The backend from `CentralBackendFactory` for the transport in the options or `OCB_TRANSPORT`, and the state directory.
@@ -83,15 +88,32 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     }
 
     /// Makes a manager over a given backend, keeping restoration state under `stateDirectory` (the test seam of this
-    /// package's tests, tools and examples; not part of the public API).
-    package init(delegate: (any CBCentralManagerDelegate)?, queue: DispatchQueue?, options: [String: Any]?,
-                backend: any CentralBackend, stateDirectory: URL) {
-        self.queue = queue ?? DispatchQueue.main
-        self.backend = backend
-        self.storedDelegate = delegate
-        let restoreIdentifier = options?[CBCentralManagerOptionRestoreIdentifierKey] as? String
-        restoration = restoreIdentifier.map { RestorationStore(identifier: $0, directory: stateDirectory) }
-        super.init(subclass: ())
+    /// package's tests, tools and examples; not part of the public API). A convenience initialiser over the designated
+    /// one, so that subclasses overriding ``init(delegate:queue:options:)`` inherit ``init()`` and
+    /// ``init(delegate:queue:)`` as in Apple's SDK.
+    package convenience init(delegate: (any CBCentralManagerDelegate)?, queue: DispatchQueue?, options: [String: Any]?,
+                             backend: any CentralBackend, stateDirectory: URL) {
+        var seamed = options ?? [:]
+        seamed[Self.backendSeamKey] = BackendSeam(backend: backend, stateDirectory: stateDirectory)
+        self.init(delegate: delegate, queue: queue, options: seamed)
+    }
+
+    /// The option key under which the package initialiser hands its backend to the designated one.
+    private static let backendSeamKey = "OCBPackageBackendSeam"
+
+    /// A backend and state directory given by this package's code instead of the transport options.
+    private struct BackendSeam {
+        let backend: any CentralBackend
+        let stateDirectory: URL
+    }
+
+    /// The restoration store for `CBCentralManagerOptionRestoreIdentifierKey`, nil without one.
+    private static func restorationStore(options: [String: Any]?, directory: URL) -> RestorationStore? {
+        (options?[CBCentralManagerOptionRestoreIdentifierKey] as? String).map { RestorationStore(identifier: $0, directory: directory) }
+    }
+
+    /// Restores a saved record and starts the backend, whose events run on the delegate queue.
+    private func start() {
         if let record = restoration?.load() { restore(record) }
         backend.start { [weak self] event in
             guard let self else { return }
@@ -104,20 +126,20 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     }
 
     /// The delegate (weak).
-    public var delegate: (any CBCentralManagerDelegate)? {
+    open var delegate: (any CBCentralManagerDelegate)? {
         get { lock.run { storedDelegate } }
         set { lock.run { storedDelegate = newValue } }
     }
 
     /// True between `scanForPeripherals(withServices:options:)` and `stopScan()` (or a state below `.poweredOn`).
-    public var isScanning: Bool { lock.run { storedIsScanning } }
+    open var isScanning: Bool { lock.run { storedIsScanning } }
 
     /// Whether the controller supports `features`: what the last controller any manager of this process brought up
     /// offers (``Feature/extendedScanAndConnect``: its Supported Commands list LE Set Extended Scan Parameters,
     /// LE Set Extended Scan Enable and LE Extended Create Connection, Core v5.4 Vol 4 Part E §6.27 octet 37 bits 5-7).
     /// False for every feature before a controller came up. iOS answers for the device's own controller; here each
     /// manager may have its own, so this is a process-wide best answer (`CentralBackendFactory.supportedFeatures`).
-    public class func supports(_ features: Feature) -> Bool {
+    open class func supports(_ features: Feature) -> Bool {
         CentralBackendFactory.supportedFeatures.contains(features)
     }
 
@@ -125,7 +147,7 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     /// (or soliciting one of `CBCentralManagerScanOptionSolicitedServiceUUIDsKey`). Without
     /// `CBCentralManagerScanOptionAllowDuplicatesKey` each peripheral is reported once per scan, and again only when
     /// its advertisement changes. A new call replaces the running scan.
-    public func scanForPeripherals(withServices serviceUUIDs: [CBUUID]?, options: [String: Any]? = nil) {
+    open func scanForPeripherals(withServices serviceUUIDs: [CBUUID]?, options: [String: Any]? = nil) {
         let parameters = ScanParameters(
             services: serviceUUIDs?.map(\.bluetoothUUID),
             allowDuplicates: Self.bool(options?[CBCentralManagerScanOptionAllowDuplicatesKey]),
@@ -147,7 +169,7 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     }
 
     /// Stops scanning.
-    public func stopScan() {
+    open func stopScan() {
         let wasScanning: Bool = lock.run {
             guard storedState == .poweredOn else { return false }
             let was = storedIsScanning
@@ -166,7 +188,7 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     /// Connects; answers `didConnect` or `didFailToConnect`. Never times out by itself: cancel it with
     /// `cancelPeripheralConnection(_:)`. Options: `CBConnectPeripheralOptionStartDelayKey` (seconds) and
     /// `CBConnectPeripheralOptionEnableAutoReconnect` are honoured; the alert and bridging options are ignored.
-    public func connect(_ peripheral: CBPeripheral, options: [String: Any]? = nil) {
+    open func connect(_ peripheral: CBPeripheral, options: [String: Any]? = nil) {
         enum Outcome { case start, alreadyConnected, ignore, notPoweredOn, foreign }
         let outcome: Outcome = lock.run {
             guard storedState == .poweredOn else { return .notPoweredOn }
@@ -204,7 +226,7 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     }
 
     /// Cancels a pending connection or disconnects; answers `didDisconnectPeripheral` with a nil error.
-    public func cancelPeripheralConnection(_ peripheral: CBPeripheral) {
+    open func cancelPeripheralConnection(_ peripheral: CBPeripheral) {
         enum Outcome { case cancel, ignore, notPoweredOn }
         let outcome: Outcome = lock.run {
             guard storedState == .poweredOn else { return .notPoweredOn }
@@ -224,7 +246,7 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     }
 
     /// The peripherals with these identifiers that this manager has seen (or restored); unknown ones are left out.
-    public func retrievePeripherals(withIdentifiers identifiers: [UUID]) -> [CBPeripheral] {
+    open func retrievePeripherals(withIdentifiers identifiers: [UUID]) -> [CBPeripheral] {
         lock.run {
             identifiers.compactMap { identifier in knownPeers[identifier].map { peripheral(for: $0, identifier: identifier) } }
         }
@@ -232,7 +254,7 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
 
     /// The connected peripherals of this manager having a discovered service among `serviceUUIDs` (every connected
     /// one when the array is empty).
-    public func retrieveConnectedPeripherals(withServices serviceUUIDs: [CBUUID]) -> [CBPeripheral] {
+    open func retrieveConnectedPeripherals(withServices serviceUUIDs: [CBUUID]) -> [CBPeripheral] {
         let wanted = Set(serviceUUIDs.map(\.bluetoothUUID))
         return lock.run {
             active.values.filter { peripheral in
@@ -245,7 +267,7 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     /// iOS 5-6: retrieves known peripherals by UUID (`UUID`, `NSUUID` or UUID strings; CFUUID does not exist here);
     /// answers `centralManager(_:didRetrievePeripherals:)`.
     @available(*, deprecated, message: "Use retrievePeripherals(withIdentifiers:) instead")
-    public func retrievePeripherals(_ peripheralUUIDs: [Any]) {
+    open func retrievePeripherals(_ peripheralUUIDs: [Any]) {
         let identifiers = peripheralUUIDs.compactMap { item -> UUID? in
             if let uuid = item as? UUID { return uuid }
             if let text = item as? String { return UUID(uuidString: text) }
@@ -257,7 +279,7 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
 
     /// iOS 5-6: retrieves the connected peripherals; answers `centralManager(_:didRetrieveConnectedPeripherals:)`.
     @available(*, deprecated, message: "Use retrieveConnectedPeripherals(withServices:) instead")
-    public func retrieveConnectedPeripherals() {
+    open func retrieveConnectedPeripherals() {
         let found = retrieveConnectedPeripherals(withServices: [])
         queue.async { self.delegate?.centralManager(self, didRetrieveConnectedPeripherals: found) }
     }
@@ -266,7 +288,7 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     /// and ``CBConnectionEventMatchingOption/peripheralUUIDs``; nil clears the registration). Not supported on Linux:
     /// a registration (non-nil options) logs `[CoreBluetooth] WARNING: ...` and
     /// `centralManager(_:connectionEventDidOccur:for:)` is never called; a nil clear is silent.
-    public func registerForConnectionEvents(options: [CBConnectionEventMatchingOption: Any]? = nil) {
+    open func registerForConnectionEvents(options: [CBConnectionEventMatchingOption: Any]? = nil) {
         guard options != nil else { return }
         Diagnostics.warning("registerForConnectionEvents(options:) is not supported on Linux; connectionEventDidOccur will never be called")
     }

@@ -1,6 +1,6 @@
 // The CoreBluetooth features a controller offers, read from what bring-up learned about it.
-import OCBHCI
-import OCBHost
+internal import OCBHCI
+internal import OCBHost
 
 extension CBCentralManager.Feature {
     /// The features of the controller `info` describes: ``extendedScanAndConnect`` when its Supported Commands

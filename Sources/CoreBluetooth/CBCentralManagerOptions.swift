@@ -8,6 +8,10 @@
 public let CBCentralManagerOptionShowPowerAlertKey: String = "kCBInitOptionShowPowerAlert"
 /// `String`: opts in to state preservation and restoration under this identifier (a state file, see `CBCentralManager`).
 public let CBCentralManagerOptionRestoreIdentifierKey: String = "kCBInitOptionRestoreIdentifier"
+/// `NSNumber` (Bool), iOS 16: the manager is for media device access only, so iOS asks for no general Bluetooth
+/// permission. Accepted and without effect on Linux, where a manager asks for no permission at all (access follows the
+/// process's capabilities, reported as `.unauthorized`); the manager keeps its full function.
+public let CBCentralManagerOptionDeviceAccessForMedia: String = "kCBInitOptionDeviceAccessForMedia"
 
 // MARK: Scan options (scanForPeripherals(withServices:options:))
 

@@ -1,5 +1,5 @@
 // CBCharacteristic: a discovered characteristic with its properties, last value, descriptors and notify state.
-import OCBCore
+internal import OCBCore
 import Foundation
 
 /// A characteristic of a service (Apple's `CBCharacteristic`; Core v5.4 Vol 3 Part G §3.3).
@@ -24,18 +24,18 @@ open class CBCharacteristic: CBAttribute, @unchecked Sendable {
     }
 
     /// The service the characteristic belongs to (weak, as in iOS 15+).
-    public var service: CBService? { lock.run { owner } }
+    open var service: CBService? { lock.run { owner } }
     /// The properties from the declaration (Vol 3 Part G §3.3.1.1).
-    public var properties: CBCharacteristicProperties { propertyBits }
+    open var properties: CBCharacteristicProperties { propertyBits }
     /// The last value read or notified; nil before the first.
-    public var value: Data? { lock.run { storedValue } }
+    open var value: Data? { lock.run { storedValue } }
     /// The descriptors discovered by `discoverDescriptors(for:)`, nil before.
-    public var descriptors: [CBDescriptor]? { lock.run { storedDescriptors } }
+    open var descriptors: [CBDescriptor]? { lock.run { storedDescriptors } }
     /// True while notifications or indications are on (after `didUpdateNotificationStateFor` reported it).
-    public var isNotifying: Bool { lock.run { storedIsNotifying } }
+    open var isNotifying: Bool { lock.run { storedIsNotifying } }
     /// Whether the value is broadcast; always false on Linux (iOS 5-8 API).
     @available(*, deprecated, message: "Deprecated by Apple in iOS 8")
-    public var isBroadcasted: Bool { false }
+    open var isBroadcasted: Bool { false }
 
     open override var description: String {
         let valueText = lock.run { storedValue.map { "{length = \($0.count)}" } ?? "(null)" }

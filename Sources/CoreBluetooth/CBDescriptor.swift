@@ -1,5 +1,5 @@
 // CBDescriptor: a discovered characteristic descriptor and its last value, typed as iOS types it.
-import OCBCore
+internal import OCBCore
 import Foundation
 
 /// A descriptor of a characteristic (Apple's `CBDescriptor`; Core v5.4 Vol 3 Part G §3.3.3).
@@ -19,9 +19,9 @@ open class CBDescriptor: CBAttribute, @unchecked Sendable {
     }
 
     /// The characteristic the descriptor belongs to (weak, as in iOS 15+).
-    public var characteristic: CBCharacteristic? { lock.run { owner } }
+    open var characteristic: CBCharacteristic? { lock.run { owner } }
     /// The last value read (see the type's note for its type); nil before.
-    public var value: Any? { lock.run { storedValue } }
+    open var value: Any? { lock.run { storedValue } }
 
     /// Types descriptor bytes as iOS does (see the type's note); too-short numbers stay `Data`.
     static func typedValue(uuid: BluetoothUUID, bytes: [UInt8]) -> Any {

@@ -6,7 +6,7 @@ public let CBErrorDomain: String = "CBErrorDomain"
 
 /// A Core Bluetooth error (Apple's `CBError`): `catch let error as CBError where error.code == .peripheralDisconnected`
 /// works, and `(error as NSError).domain == CBErrorDomain` with `code == error.code.rawValue`.
-public struct CBError: CustomNSError, Hashable, Sendable {
+public struct CBError: CustomNSError, Hashable, @unchecked Sendable {
     /// The error codes, raw values as in Apple's SDK (`CBErrorCode`).
     public enum Code: Int, Sendable, Hashable {
         /// 0: unknown error.
@@ -56,11 +56,13 @@ public struct CBError: CustomNSError, Hashable, Sendable {
 
     /// The code.
     public let code: Code
-    /// Extra information merged into the `NSError`'s user info.
-    public let userInfo: [String: String]
+    /// Extra information merged into the `NSError`'s user info (Apple's `[String: Any]`; values are not copied, so
+    /// keep them immutable, as `NSError`'s are). This stack sets `"OCBHCIReason"` (`String`, e.g. `"0x08"`) and
+    /// `"OCBBackendReason"` (`String`) where it knows them.
+    public let userInfo: [String: Any]
 
     /// Makes an error with a code and optional extra user info.
-    public init(_ code: Code, userInfo: [String: String] = [:]) {
+    public init(_ code: Code, userInfo: [String: Any] = [:]) {
         self.code = code
         self.userInfo = userInfo
     }

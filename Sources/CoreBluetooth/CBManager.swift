@@ -7,15 +7,15 @@ open class CBManager: NSObject, @unchecked Sendable {
     let lock = StateLock()
     var storedState: CBManagerState = .unknown
 
-    init(subclass: Void) { super.init() }
+    override init() { super.init() }
 
     /// The current state; `.unknown` until the first `centralManagerDidUpdateState(_:)`.
-    public var state: CBManagerState { lock.run { storedState } }
+    open var state: CBManagerState { lock.run { storedState } }
 
     /// The app's authorization: `.allowedAlways` on Linux (no permission prompt; capabilities show as `.unauthorized` state).
-    public class var authorization: CBManagerAuthorization { .allowedAlways }
+    open class var authorization: CBManagerAuthorization { .allowedAlways }
 
     /// The app's authorization (iOS 13.0 instance form): `.denied` while the state is `.unauthorized`.
     @available(*, deprecated, message: "Use CBManager.authorization instead")
-    public var authorization: CBManagerAuthorization { state == .unauthorized ? .denied : .allowedAlways }
+    open var authorization: CBManagerAuthorization { state == .unauthorized ? .denied : .allowedAlways }
 }

@@ -5,10 +5,12 @@ import Foundation
 open class CBPeer: NSObject, NSCopying, @unchecked Sendable {
     /// The device's stable identifier: the same for the same device seen through the same controller
     /// (a name-based UUID of both addresses, see `CBPeripheral`).
-    public let identifier: UUID
+    /// (`open` so a test double can override it.)
+    open var identifier: UUID { storedIdentifier }
+    let storedIdentifier: UUID
 
     init(identifier: UUID) {
-        self.identifier = identifier
+        self.storedIdentifier = identifier
         super.init()
     }
 

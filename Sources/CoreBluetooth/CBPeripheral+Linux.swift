@@ -1,5 +1,5 @@
 // Linux-only additions to CBPeripheral and the GATT attribute classes: device addresses and ATT handles for tools.
-import OCBCore
+package import OCBCore
 
 // These are OpenCoreBluetooth extensions, not part of Apple's CoreBluetooth: iOS hides addresses and handles
 // behind identifiers. Linux tools (cbtool, gateways) need them to name devices the way the radio does.
@@ -14,8 +14,8 @@ extension CBPeripheral {
     /// (Core v5.4 Vol 4 Part E §7.7.65.2 Peer_Address_Type).
     public var addressType: String? { peer.type.description }
 
-    /// Linux only: the device address as a value.
-    public var bluetoothAddress: BluetoothAddress { peer.address }
+    /// The device address as this package's value type (for cbtool; ``address`` is the public form).
+    package var bluetoothAddress: BluetoothAddress { peer.address }
 }
 
 extension CBService {

@@ -1,5 +1,5 @@
 // CBPeripheral: a remote peripheral, its connection state, services and the GATT requests the app makes on it.
-import OCBCore
+internal import OCBCore
 import Foundation
 
 /// A remote peripheral (Apple's `CBPeripheral`).
@@ -49,30 +49,30 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
     }
 
     /// The delegate (weak). Its methods are called on the manager's queue.
-    public var delegate: (any CBPeripheralDelegate)? {
+    open var delegate: (any CBPeripheralDelegate)? {
         get { lock.run { storedDelegate } }
         set { lock.run { storedDelegate = newValue } }
     }
     /// The GAP Device Name, or the advertised local name before one is read; nil if neither is known.
-    public var name: String? { lock.run { storedName } }
+    open var name: String? { lock.run { storedName } }
     /// The connection state.
-    public var state: CBPeripheralState { lock.run { storedState } }
+    open var state: CBPeripheralState { lock.run { storedState } }
     /// The services discovered so far, nil before `discoverServices(_:)` answered (and after a disconnect).
-    public var services: [CBService]? { lock.run { storedServices } }
+    open var services: [CBService]? { lock.run { storedServices } }
     /// False while the controller's buffers are full; `peripheralIsReady(toSendWriteWithoutResponse:)` follows.
-    public var canSendWriteWithoutResponse: Bool { lock.run { storedCanSend } }
+    open var canSendWriteWithoutResponse: Bool { lock.run { storedCanSend } }
     /// Whether ANCS is authorized; always false on Linux.
-    public var ancsAuthorized: Bool { false }
+    open var ancsAuthorized: Bool { false }
     /// The RSSI of the connection in dBm from the last successful `readRSSI()` (HCI Read RSSI, Core v5.4 Vol 4
     /// Part E §7.5.4), nil before the first (iOS 5-8 API). Set just before `peripheral(_:didReadRSSI:error:)` is
     /// called; kept after a disconnect; never set from advertisements.
     @available(*, deprecated, message: "Use peripheral(_:didReadRSSI:error:) instead")
-    public var rssi: NSNumber? { lock.run { storedRSSI } }
+    open var rssi: NSNumber? { lock.run { storedRSSI } }
 
     /// The largest value one write can carry: without response ATT_MTU-3 (Core v5.4 Vol 3 Part F §3.4.5.3), at
     /// most 512, the maximum attribute value length (Vol 3 Part F §3.2.9: a server drops a longer Write Command);
     /// 512 with response (longer than ATT_MTU-3 uses prepared writes), as iOS.
-    public func maximumWriteValueLength(for type: CBCharacteristicWriteType) -> Int {
+    open func maximumWriteValueLength(for type: CBCharacteristicWriteType) -> Int {
         switch type {
         case .withResponse: 512
         case .withoutResponse: lock.run { Self.writeWithoutResponseLimit(mtu: mtu) }
@@ -83,27 +83,27 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
     static func writeWithoutResponseLimit(mtu: Int) -> Int { max(0, min(mtu - 3, 512)) }
 
     /// Discovers primary services, all when `serviceUUIDs` is nil; answers `peripheral(_:didDiscoverServices:)`.
-    public func discoverServices(_ serviceUUIDs: [CBUUID]?) {
+    open func discoverServices(_ serviceUUIDs: [CBUUID]?) {
         enqueue(.discoverServices(serviceUUIDs?.map(\.bluetoothUUID))) { nil }
     }
 
     /// Discovers the services `service` includes; answers `peripheral(_:didDiscoverIncludedServicesFor:error:)`.
-    public func discoverIncludedServices(_ includedServiceUUIDs: [CBUUID]?, for service: CBService) {
+    open func discoverIncludedServices(_ includedServiceUUIDs: [CBUUID]?, for service: CBService) {
         enqueue(.discoverIncludedServices(includedServiceUUIDs?.map(\.bluetoothUUID), service)) { self.ownershipError(service) }
     }
 
     /// Discovers characteristics of `service`; answers `peripheral(_:didDiscoverCharacteristicsFor:error:)`.
-    public func discoverCharacteristics(_ characteristicUUIDs: [CBUUID]?, for service: CBService) {
+    open func discoverCharacteristics(_ characteristicUUIDs: [CBUUID]?, for service: CBService) {
         enqueue(.discoverCharacteristics(characteristicUUIDs?.map(\.bluetoothUUID), service)) { self.ownershipError(service) }
     }
 
     /// Discovers the descriptors of `characteristic`; answers `peripheral(_:didDiscoverDescriptorsFor:error:)`.
-    public func discoverDescriptors(for characteristic: CBCharacteristic) {
+    open func discoverDescriptors(for characteristic: CBCharacteristic) {
         enqueue(.discoverDescriptors(characteristic)) { self.ownershipError(characteristic) }
     }
 
     /// Reads the value; answers `peripheral(_:didUpdateValueFor:error:)` (characteristic).
-    public func readValue(for characteristic: CBCharacteristic) {
+    open func readValue(for characteristic: CBCharacteristic) {
         enqueue(.readCharacteristic(characteristic)) {
             if let error = self.ownershipError(characteristic) { return error }
             return characteristic.properties.contains(.read) ? nil : CBATTError(.readNotPermitted)
@@ -111,13 +111,13 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
     }
 
     /// Reads a descriptor; answers `peripheral(_:didUpdateValueFor:error:)` (descriptor).
-    public func readValue(for descriptor: CBDescriptor) {
+    open func readValue(for descriptor: CBDescriptor) {
         enqueue(.readDescriptor(descriptor)) { self.ownershipError(descriptor) }
     }
 
     /// Writes the value. `.withResponse` answers `peripheral(_:didWriteValueFor:error:)`; `.withoutResponse` has no
     /// callback (see the type's note for what is dropped).
-    public func writeValue(_ data: Data, for characteristic: CBCharacteristic, type: CBCharacteristicWriteType) {
+    open func writeValue(_ data: Data, for characteristic: CBCharacteristic, type: CBCharacteristicWriteType) {
         let bytes = [UInt8](data)
         switch type {
         case .withResponse:
@@ -149,7 +149,7 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
 
     /// Writes a descriptor; answers `peripheral(_:didWriteValueFor:error:)` (descriptor). The CCCD (0x2902) is
     /// refused with `CBError.uuidNotAllowed` (iOS raises an exception): use `setNotifyValue(_:for:)`.
-    public func writeValue(_ data: Data, for descriptor: CBDescriptor) {
+    open func writeValue(_ data: Data, for descriptor: CBDescriptor) {
         let bytes = [UInt8](data)
         enqueue(.writeDescriptor(descriptor, bytes)) {
             if let error = self.ownershipError(descriptor) { return error }
@@ -163,7 +163,7 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
 
     /// Turns notifications (or indications, when the characteristic has only those) on or off by writing the CCCD;
     /// answers `peripheral(_:didUpdateNotificationStateFor:error:)`, then `didUpdateValueFor` per notification.
-    public func setNotifyValue(_ enabled: Bool, for characteristic: CBCharacteristic) {
+    open func setNotifyValue(_ enabled: Bool, for characteristic: CBCharacteristic) {
         enqueue(.setNotify(characteristic, enabled)) {
             if let error = self.ownershipError(characteristic) { return error }
             let properties = characteristic.properties
@@ -172,7 +172,7 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
     }
 
     /// Reads the connection's RSSI; answers `peripheral(_:didReadRSSI:error:)` (and updates the deprecated `rssi`).
-    public func readRSSI() {
+    open func readRSSI() {
         enqueue(.readRSSI) { nil }
     }
 
@@ -182,7 +182,7 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
     /// Every call logs `[CoreBluetooth] WARNING: ...` and is answered, on the manager's queue in order with the
     /// peripheral's other requests, by `peripheral(_:didOpen:error:)` with a nil channel and
     /// `CBError.operationNotSupported` (`CBError.notConnected` when the peripheral is not connected).
-    public func openL2CAPChannel(_ PSM: CBL2CAPPSM) {
+    open func openL2CAPChannel(_ PSM: CBL2CAPPSM) {
         Diagnostics.warning("openL2CAPChannel(\(PSM)) is not supported on Linux yet (no LE credit based channels): answering didOpen with CBError.operationNotSupported")
         enqueue(.openL2CAPChannel(PSM)) { CBError(.operationNotSupported) }
     }

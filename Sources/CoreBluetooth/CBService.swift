@@ -1,5 +1,5 @@
 // CBService: a discovered GATT service with its handle range, characteristics and included services.
-import OCBCore
+internal import OCBCore
 import Foundation
 
 /// A service of a peripheral (Apple's `CBService`; Core v5.4 Vol 3 Part G §3.1).
@@ -21,13 +21,13 @@ open class CBService: CBAttribute, @unchecked Sendable {
     }
 
     /// The peripheral the service belongs to (weak, as in iOS 15+).
-    public var peripheral: CBPeripheral? { lock.run { owner } }
+    open var peripheral: CBPeripheral? { lock.run { owner } }
     /// True for a primary service (0x2800), false for a secondary one (0x2801).
-    public var isPrimary: Bool { primary }
+    open var isPrimary: Bool { primary }
     /// The characteristics discovered so far by `discoverCharacteristics(_:for:)`, nil before.
-    public var characteristics: [CBCharacteristic]? { lock.run { storedCharacteristics } }
+    open var characteristics: [CBCharacteristic]? { lock.run { storedCharacteristics } }
     /// The included services discovered by `discoverIncludedServices(_:for:)`, nil before.
-    public var includedServices: [CBService]? { lock.run { storedIncludedServices } }
+    open var includedServices: [CBService]? { lock.run { storedIncludedServices } }
 
     /// Marks the service, its characteristics and their descriptors invalid (lock held).
     func invalidateTree() {

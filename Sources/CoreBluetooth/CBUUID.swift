@@ -1,5 +1,5 @@
 // CBUUID: Apple's Bluetooth UUID object over OCBCore.BluetoothUUID, with SIG names in its description.
-import OCBCore
+package import OCBCore
 import Foundation
 
 /// A Bluetooth UUID of 16, 32 or 128 bits (Apple's `CBUUID`; Core v5.4 Vol 3 Part B §2.5.1).
@@ -13,13 +13,20 @@ import Foundation
 /// `00000000-0000-0000-0000-000000000000`, which matches no real attribute. Use ``init(validating:)`` to get `nil`
 /// instead when the text comes from outside.
 open class CBUUID: NSObject, NSCopying, @unchecked Sendable {
-    /// The UUID value (this package's layers work with `OCBCore.BluetoothUUID`).
-    package let bluetoothUUID: BluetoothUUID
+    /// The UUID value (this package's layers work with `OCBCore.BluetoothUUID`); set only while initialising.
+    package private(set) var bluetoothUUID = BluetoothUUID(high: 0, low: 0)
+
+    /// NSObject's `init()`, the designated initialiser as in Apple's SDK (so a subclass inherits the convenience
+    /// initialisers): `CBUUID()` is the all-zero 128-bit UUID `00000000-0000-0000-0000-000000000000`, which matches no
+    /// real attribute (as a malformed string gives).
+    public override init() {
+        super.init()
+    }
 
     /// Makes a CBUUID from a BluetoothCore UUID.
-    package init(bluetoothUUID: BluetoothUUID) {
+    package convenience init(bluetoothUUID: BluetoothUUID) {
+        self.init()
         self.bluetoothUUID = bluetoothUUID
-        super.init()
     }
 
     /// Parses "180D", "0000180D" or "0000180D-0000-1000-8000-00805F9B34FB" (either case).

@@ -14,5 +14,8 @@ public let CBUUIDCharacteristicFormatString: String = "2904"
 public let CBUUIDCharacteristicAggregateFormatString: String = "2905"
 /// 0x2906 Valid Range (GATT Specification Supplement §3.239).
 public let CBUUIDCharacteristicValidRangeString: String = "2906"
+/// 0x2910 Observation Schedule descriptor (GATT Specification Supplement §3.163; Apple: "data representing the
+/// observation schedule for a characteristic"; its value is read as `Data`).
+public let CBUUIDCharacteristicObservationScheduleString: String = "2910"
 /// Apple's L2CAP PSM characteristic, 128-bit.
 public let CBUUIDL2CAPPSMCharacteristicString: String = "ABDD3056-28FA-441D-A470-55A75A52553A"

@@ -1,6 +1,6 @@
 // The interface between the CoreBluetooth facade and the host runtime: commands down, BackendEvent up.
-import OCBCore
-import OCBHost
+package import OCBCore
+package import OCBHost
 
 /// A remote LE device as the controller addresses it: its address and HCI address type
 /// (Core v5.4 Vol 4 Part E §7.7.65.2). The key of every peripheral in the backend interface; the same type as the

@@ -1,5 +1,5 @@
 // How a central manager turns backend events into state changes and delegate calls (on its queue).
-import OCBCore
+internal import OCBCore
 import Foundation
 
 extension CBCentralManager {

@@ -1,5 +1,5 @@
 // How a central manager saves its peripherals and scan, and restores them in a new process.
-import OCBCore
+internal import OCBCore
 import Foundation
 
 extension CBCentralManager {

@@ -1,6 +1,6 @@
 // The controller a central manager uses on Linux: Host's TransportSpec, read from the transport option or OCB_TRANSPORT.
 
-import OCBHost
+package import OCBHost
 
 /// Which controller, and how it is reached: ``Host/TransportSpec``, whose text syntax the option
 /// `CBCentralManagerOptionTransportKey` and the environment variable `OCB_TRANSPORT` use: `hci0` kernel HCI socket

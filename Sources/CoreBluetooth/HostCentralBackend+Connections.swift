@@ -1,8 +1,8 @@
 // Connections over the host: connect without timeout, MTU exchange and Service Changed set-up, cancel, link loss.
-import OCBCore
-import OCBGATT
-import OCBHCI
-import OCBHost
+internal import OCBCore
+internal import OCBGATT
+internal import OCBHCI
+internal import OCBHost
 
 extension HostCentralBackend {
     /// ATT_MTU offered at connection (the largest, Core v5.4 Vol 3 Part F §3.2.9: 512-byte values plus headers).

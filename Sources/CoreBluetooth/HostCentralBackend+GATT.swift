@@ -1,7 +1,7 @@
 // GATT requests over each connection's GATTClient: discovery, long reads, writes, CCCD writes and RSSI.
-import OCBCore
-import OCBGATT
-import OCBHost
+package import OCBCore
+internal import OCBGATT
+internal import OCBHost
 
 extension HostCentralBackend {
     /// Runs `body` with the client of `peer`'s link on the host's queue; answers `.failure(.disconnected)` when the

@@ -1,7 +1,7 @@
 // Scanning over the host: ScanParameters to ScanOptions, and a host discovery to the facade's AdvertisementReport.
-import OCBAdvertising
-import OCBCore
-import OCBHost
+internal import OCBAdvertising
+internal import OCBCore
+internal import OCBHost
 
 extension HostCentralBackend {
     /// Starts (or restarts) an active scan with ``scanOptions(_:)``'s settings; a failure to start is only logged

@@ -1,7 +1,7 @@
 // The CentralBackend over the host runtime: a CentralHost for the controller and each connection's GATTClient.
-import OCBCore
+internal import OCBCore
 import Dispatch
-import OCBHost
+package import OCBHost
 
 /// Drives a ``Host/CentralHost`` (``Host/HostController`` in full-host mode, ``Host/KernelHost`` on the kernel socket)
 /// for the CoreBluetooth facade.

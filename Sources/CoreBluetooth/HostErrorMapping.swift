@@ -1,7 +1,7 @@
 // How host runtime and GATT client failures become the facade's BackendError and HCI reason codes.
-import OCBGATT
-import OCBHCI
-import OCBHost
+internal import OCBGATT
+internal import OCBHCI
+internal import OCBHost
 
 extension BackendError {
     /// The backend error for a failed GATT procedure (Core v5.4 Vol 3 Part G §4):

@@ -1,5 +1,5 @@
 // One queued request of a peripheral: what was asked, its token, and a local error found before sending it.
-import OCBCore
+internal import OCBCore
 
 /// A request waiting in a peripheral's queue.
 final class PendingOperation: @unchecked Sendable {

@@ -1,5 +1,5 @@
 // How discovery results merge into a peripheral's service, characteristic and descriptor objects.
-import OCBCore
+internal import OCBCore
 import Foundation
 
 extension CBPeripheral {

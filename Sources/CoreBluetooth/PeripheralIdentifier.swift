@@ -1,5 +1,5 @@
 // The stable identifier of a peripheral: a name-based UUID (version 5) of the controller and device addresses.
-import OCBCore
+internal import OCBCore
 import Foundation
 
 /// Derives `CBPeer.identifier` for a device seen through a controller.

@@ -1,5 +1,5 @@
 // How a peripheral queues requests, sends them one at a time to the backend and answers them in order.
-import OCBCore
+internal import OCBCore
 import Foundation
 
 extension CBPeripheral {

@@ -1,5 +1,5 @@
 // The state file that carries a central manager's peripherals and scan across processes (state restoration).
-import OCBCore
+internal import OCBCore
 import Foundation
 
 /// What a manager with a restore identifier keeps on disk, as JSON.

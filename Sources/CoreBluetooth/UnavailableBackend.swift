@@ -1,5 +1,5 @@
 // The backend for an unusable transport option, and the hook that chooses the backend of each manager.
-import OCBCore
+internal import OCBCore
 
 /// A backend with no controller (a malformed transport option or `OCB_TRANSPORT`): it reports `.unsupported` and
 /// ignores every command.

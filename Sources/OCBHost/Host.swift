@@ -20,4 +20,8 @@
 //   service UUIDs via `OCBAdvertising.AdvertisingData`), `ConnectionAttemptQueue` (one LE Create Connection at a time,
 //   timeout, cancel).
 import OCBCore
-import COCBBlueZ
+// The kernel ABI shim stays out of this module's interface: `internal import` still makes every client of a
+// non-resilient module load COCBBlueZ (so a target with `#if canImport(CoreBluetooth)` would fail with "missing required
+// module 'COCBBlueZ'"), `@_implementationOnly` does not. That is sound only while no COCBBlueZ type appears in a stored
+// property or a non-private signature; the shim exposes functions over plain integers and pointers for that reason.
+@_implementationOnly import COCBBlueZ

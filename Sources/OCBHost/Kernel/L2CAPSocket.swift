@@ -1,7 +1,7 @@
 // The kernel's ATT channel: an L2CAP SOCK_SEQPACKET socket on the LE fixed channel 4, one ATT PDU per read or write.
 
 import OCBCore
-import COCBBlueZ
+@_implementationOnly import COCBBlueZ
 import Dispatch
 import Foundation
 import Glibc

@@ -1,7 +1,7 @@
 // Which Linux HCI controllers exist, whether they are up, and their addresses (HCIGETDEVLIST, HCIGETDEVINFO).
 
 import OCBCore
-import COCBBlueZ
+@_implementationOnly import COCBBlueZ
 import Glibc
 
 /// One controller as the kernel describes it (struct hci_dev_info, BlueZ `lib/hci.h`).

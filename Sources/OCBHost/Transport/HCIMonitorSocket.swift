@@ -1,6 +1,6 @@
 // The Linux HCI monitor channel as a read-only socket: every controller's packets as the kernel sees them, like btmon.
 
-import COCBBlueZ
+@_implementationOnly import COCBBlueZ
 import Dispatch
 import Foundation
 import Glibc

@@ -1,6 +1,6 @@
 // HCI over the Linux kernel's HCI socket: AF_BLUETOOTH/BTPROTO_HCI bound to hciN, raw or user channel.
 
-import COCBBlueZ
+@_implementationOnly import COCBBlueZ
 import Dispatch
 import Foundation
 import Glibc

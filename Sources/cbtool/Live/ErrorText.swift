@@ -24,8 +24,8 @@ enum ErrorText {
             case .peerRemovedPairingInformation: "the peer removed its pairing information"
             default: cb.localizedDescription.trimmingCharacters(in: CharacterSet(charactersIn: "."))
             }
-            if let reason = cb.userInfo["OCBHCIReason"] { text += " (HCI reason \(reason))" }
-            if let reason = cb.userInfo["OCBBackendReason"] { text += " (\(reason))" }
+            if let reason = cb.userInfo["OCBHCIReason"] as? String { text += " (HCI reason \(reason))" }
+            if let reason = cb.userInfo["OCBBackendReason"] as? String { text += " (\(reason))" }
             return text
         }
         return "\(error)"
