@@ -7,7 +7,9 @@
 /// MTU changes, diagnostics and closure. Time is injected; nothing here reads a clock.
 ///
 /// Client role: requests (``enqueue(_:now:)``, ``exchangeMTU(now:)``) go out one at a time, in FIFO order;
-/// a response or Error Response completes the pending one, anything else is dropped with a diagnostic.
+/// a response or Error Response completes the pending one; a response of another kind fails it at once with
+/// ``ATTBearerError/unexpectedResponse(_:expected:)``; an Error Response naming another request opcode, or a response
+/// with nothing pending, is dropped with a diagnostic.
 /// A request not answered within ``transactionTimeout`` (30 s, §3.3.3) fails with ``ATTBearerError/timeout``, as do
 /// all queued ones, and the bearer closes: no ATT PDU is sent afterwards and later requests fail with
 /// ``ATTBearerError/bearerClosed``.
@@ -39,8 +41,9 @@ public struct ATTBearer: Sendable {
     /// The transaction timeout (§3.3.3).
     public static let defaultTransactionTimeout: Duration = .seconds(30)
 
-    /// Our receive MTU, in bytes (at least 23): offered in Exchange MTU, the largest PDU we accept.
-    public let receiveMTU: Int
+    /// Our receive MTU, in bytes (at least 23): offered in Exchange MTU, the largest PDU we accept. Set at init, and
+    /// once more by the offer of ``exchangeMTU(clientRxMTU:now:)``.
+    public private(set) var receiveMTU: Int
     /// How long a request may wait for its response.
     public let transactionTimeout: Duration
     /// The current ATT_MTU, in bytes.
@@ -90,16 +93,19 @@ public struct ATTBearer: Sendable {
     /// Stops delivering `handle`'s values (do it after the disabling CCCD write completes).
     public mutating func unsubscribe(handle: UInt16) { subscribedHandles.remove(handle) }
 
-    /// Queues ATT_EXCHANGE_MTU_REQ with our receive MTU. Offered once per bearer: a second call completes at once
+    /// Queues ATT_EXCHANGE_MTU_REQ offering `clientRxMTU` bytes (nil: ``receiveMTU``; values below 23 become 23), which
+    /// becomes ``receiveMTU``: what goes on the wire is the offer, and ATT_MTU after the response is
+    /// min(offer, Server Rx MTU) (§3.4.2.1, §3.4.2.2). Offered once per bearer: a second call completes at once
     /// with ``ATTBearerError/mtuAlreadyExchanged``.
     @discardableResult
-    public mutating func exchangeMTU(now: ContinuousClock.Instant) -> ATTRequestID {
+    public mutating func exchangeMTU(clientRxMTU: UInt16? = nil, now: ContinuousClock.Instant) -> ATTRequestID {
         let id = makeID()
         guard !mtuOffered else {
             events.append(.requestCompleted(id, .failure(.mtuAlreadyExchanged)))
             return id
         }
         mtuOffered = true
+        if let offer = clientRxMTU { setReceiveMTU(max(Self.minimumMTU, Int(offer))) }
         let pdu = ATTExchangeMTURequest(clientRxMTU: UInt16(clamping: receiveMTU))
         return enqueue(Request(id: id, opcode: ATTExchangeMTURequest.opcode, bytes: pdu.bytes), now: now)
     }
@@ -218,8 +224,9 @@ public struct ATTBearer: Sendable {
             complete(.failure(.errorResponse(response)), now: now)
             return
         }
-        guard opcode == request.opcode.responseOpcode else {
-            events.append(.diagnostic(.unexpectedResponse(opcode, pending: request.opcode)))
+        let expected = request.opcode.responseOpcode ?? .errorResponse
+        guard opcode == expected else {
+            complete(.failure(.unexpectedResponse(opcode, expected: expected)), now: now)
             return
         }
         let pdu: ATTPDU
@@ -246,6 +253,17 @@ public struct ATTBearer: Sendable {
     private mutating func peerAnnounced(_ value: UInt16) {
         let announced = max(Self.minimumMTU, Int(value))
         peerReceiveMTU = min(peerReceiveMTU ?? announced, announced)
+        settleMTU()
+    }
+
+    /// Our receive MTU changes with the client's offer; ATT_MTU follows when the peer has announced its own.
+    private mutating func setReceiveMTU(_ value: Int) {
+        receiveMTU = value
+        if peerReceiveMTU != nil { settleMTU() }
+    }
+
+    /// ATT_MTU = min(our receive MTU, the smallest receive MTU the peer announced), at least 23.
+    private mutating func settleMTU() {
         let newMTU = max(Self.minimumMTU, min(receiveMTU, peerReceiveMTU ?? Self.minimumMTU))
         if newMTU != mtu {
             mtu = newMTU

@@ -16,6 +16,10 @@ public enum ATTBearerError: Error, Hashable, Sendable, CustomStringConvertible {
     case responseExceedsReceiveMTU(length: Int, receiveMTU: Int)
     /// The response (or Error Response) to the request was malformed.
     case invalidResponse(ATTDecodingError)
+    /// The server answered the pending request with a response of another kind (`received`, where only `expected` or
+    /// ATT_ERROR_RSP can answer it, §3.3.2 and §3.4.1.1): a protocol error; the request fails at once rather than
+    /// waiting for the transaction timeout, and the next queued request goes out.
+    case unexpectedResponse(ATTOpcode, expected: ATTOpcode)
     /// Exchange MTU was already offered on this bearer (the client sends it once per connection, §3.4.2.1).
     case mtuAlreadyExchanged
 
@@ -27,6 +31,7 @@ public enum ATTBearerError: Error, Hashable, Sendable, CustomStringConvertible {
         case .exceedsMTU(let length, let mtu): "PDU of \(length) bytes exceeds ATT_MTU \(mtu)"
         case .responseExceedsReceiveMTU(let length, let receiveMTU): "response of \(length) bytes exceeds our receive MTU \(receiveMTU)"
         case .invalidResponse(let error): "invalid response: \(error)"
+        case .unexpectedResponse(let received, let expected): "protocol error: \(received.name) received where \(expected.name) answers the request"
         case .mtuAlreadyExchanged: "Exchange MTU already offered on this bearer"
         }
     }

@@ -31,6 +31,10 @@ public final class GATTClient {
     /// CSRK of a bond. Nil (the default) until bonding provides one: signed writes then fail with ``GATTError/needsBonding``.
     public var signer: (([UInt8]) -> [UInt8])?
 
+    /// Called with a line for the log when the server sends something the client ignores (a Service Changed range
+    /// that is no handle range); nil drops them.
+    public var diagnosticHandler: ((String) -> Void)?
+
     /// Enable Service Changed indications through its CCCD after ``discoverDatabase(completion:)`` finds it.
     public var subscribesToServiceChanged = true
 
@@ -194,12 +198,19 @@ public final class GATTClient {
     }
 
     /// Handles a Service Changed value: Start and End of Affected Attribute Handle Range, 16 bits each
-    /// (Vol 3 Part G §7.1). A value of another length invalidates the whole database.
+    /// (Vol 3 Part G §7.1). A value of another length invalidates the whole database. A range that is no handle range
+    /// (Start 0x0000, which is no attribute handle, Vol 3 Part F §3.2.2, or Start above End) is ignored and reported to
+    /// ``diagnosticHandler``: it is no reason to drop what is known.
     private func serviceChangedIndicated(_ value: [UInt8]) {
         var reader = ByteReader(value)
         var range: ClosedRange<UInt16> = 0x0001...0xFFFF
-        if value.count == 4, let start = try? reader.readUInt16(), let end = try? reader.readUInt16(), start <= end {
-            range = max(1, start)...max(1, end)
+        if value.count == 4, let start = try? reader.readUInt16(), let end = try? reader.readUInt16() {
+            guard start != 0, start <= end else {
+                diagnosticHandler?("Service Changed with Affected Attribute Handle Range 0x\(Hex.uppercase(start, digits: 4))-0x\(Hex.uppercase(end, digits: 4)) "
+                                   + "ignored: \(start == 0 ? "Start Handle 0x0000 is no attribute handle" : "Start Handle above End Handle")")
+                return
+            }
+            range = start...end
         }
         let invalidated = cache.services.filter { $0.handles.overlaps(range) }
         // Rediscover every handle of every touched service, not only the indicated part of it.

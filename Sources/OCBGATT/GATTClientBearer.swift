@@ -11,7 +11,7 @@ extension GATTClient {
     /// calling any client procedure. It keeps the bearer's subscriptions equal to the client's value handlers
     /// (and the Service Changed handle) before any request goes out, so a value arriving before the Write
     /// Response of its CCCD write is delivered (Vol 3 Part G §4.10, §4.11). Exchange MTU goes through the
-    /// bearer's own offer (``ATTBearer/exchangeMTU(now:)``); ATT_MTU follows ``ATTBearerEvent/mtuChanged(_:)``.
+    /// bearer's offer (``ATTBearer/exchangeMTU(clientRxMTU:now:)``, with the procedure's Client Rx MTU); ATT_MTU follows ``ATTBearerEvent/mtuChanged(_:)``.
     /// A transaction timeout closes the client with ``GATTError/timeout``, any other closure with
     /// ``GATTError/disconnected``.
     public func run(on bearer: inout ATTBearer, now: ContinuousClock.Instant) -> [ATTBearerEvent] {
@@ -38,6 +38,8 @@ extension GATTClient {
                     case .failure(.bearerClosed): close(.disconnected)
                     case .failure(.invalidResponse(let error)):
                         failCurrent(.malformed(GATTMalformedResponse(response: error.opcode.description, reason: error.description)))
+                    case .failure(.unexpectedResponse(let received, _)):
+                        failCurrent(.unexpectedResponse(received.description))
                     case .failure(let error):
                         failCurrent(.invalidRequest(error.description))
                     }
@@ -58,8 +60,8 @@ extension GATTClient {
 
     /// Hands one PDU of the client to the bearer: requests to its queue (remembering the id), commands at once.
     private func submit(_ pdu: any ATTPDUCoding, to bearer: inout ATTBearer, now: ContinuousClock.Instant) {
-        if pdu is ATTExchangeMTURequest {
-            bearerRequest = bearer.exchangeMTU(now: now)
+        if let exchange = pdu as? ATTExchangeMTURequest {
+            bearerRequest = bearer.exchangeMTU(clientRxMTU: exchange.clientRxMTU, now: now)
         } else if let request = pdu as? any ATTRequestPDU {
             bearerRequest = bearer.enqueue(request, now: now)
         } else if let command = pdu as? any ATTCommandPDU {

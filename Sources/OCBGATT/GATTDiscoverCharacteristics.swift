@@ -8,7 +8,8 @@ import OCBATT
 /// declaration is needed to know where a characteristic ends.
 ///
 /// A characteristic ends before the next characteristic declaration, the last one at the service end.
-/// The loop ends on Attribute Not Found, at the service end or 0xFFFF, or when no entry is past the last one.
+/// The loop ends on Attribute Not Found or at the service end or 0xFFFF; an entry below the requested start or the
+/// previous declaration fails it (``handleOrderError(_:next:response:)``).
 struct GATTDiscoverCharacteristics: GATTProcedure {
     /// The service searched.
     let service: GATTService
@@ -44,7 +45,9 @@ struct GATTDiscoverCharacteristics: GATTProcedure {
             return .finished(found)
         case .readByType(let entries):
             var progressed = false
-            for entry in entries where entry.handle >= next && entry.handle <= service.endHandle {
+            for entry in entries {
+                if let error = handleOrderError(entry.handle, next: next, response: response.name) { return .failed(error) }
+                guard entry.handle <= service.endHandle else { continue }
                 let declaration: (properties: GATTCharacteristicProperties, valueHandle: UInt16, uuid: BluetoothUUID)
                 do throws(GATTMalformedResponse) {
                     declaration = try GATTDeclarationValue.characteristic(entry.value, handle: entry.handle, response: response.name)

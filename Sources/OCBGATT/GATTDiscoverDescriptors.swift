@@ -31,7 +31,9 @@ struct GATTDiscoverDescriptors: GATTProcedure {
             return .finished(found)
         case .findInformation(let entries):
             var progressed = false
-            for entry in entries where entry.handle >= next && entry.handle <= characteristic.endHandle {
+            for entry in entries {
+                if let error = handleOrderError(entry.handle, next: next, response: response.name) { return .failed(error) }
+                guard entry.handle <= characteristic.endHandle else { continue }
                 if GATTAttributeType.declarationTypes.contains(entry.uuid) { return .finished(found) }
                 found.append(GATTDescriptor(handle: entry.handle, uuid: entry.uuid))
                 progressed = true

@@ -7,8 +7,9 @@ import OCBATT
 /// 0x2800 with the UUID as 2 or 16 bytes), over `range` (the whole database, or a Service Changed range).
 ///
 /// Each request starts one past the last End Group Handle. The loop ends on Attribute Not Found, when an end
-/// handle reaches the range end or 0xFFFF, or when a response brings no entry past the last one (a server
-/// that repeats itself). Entries before the start handle or past the range are dropped.
+/// handle reaches the range end or 0xFFFF, or when a response brings no entry within the range. An entry below the
+/// requested start or below the previous entry's end (a server that repeats itself) fails the procedure
+/// (``handleOrderError(_:next:response:)``); entries past the range are dropped.
 struct GATTDiscoverPrimaryServices: GATTProcedure {
     /// The handles searched.
     let range: ClosedRange<UInt16>
@@ -53,8 +54,9 @@ struct GATTDiscoverPrimaryServices: GATTProcedure {
                     response: response.name,
                     reason: "service group 0x\(hex16(group.handle))-0x\(hex16(group.end)) is not a handle range")))
             }
-            // Handles that do not increase, or lie outside the range, are not taken.
-            guard group.handle >= next, group.handle <= range.upperBound else { continue }
+            if let error = handleOrderError(group.handle, next: next, response: response.name) { return .failed(error) }
+            // Services past the range are not taken.
+            guard group.handle <= range.upperBound else { continue }
             found.append(GATTService(uuid: group.uuid, isPrimary: true, startHandle: group.handle, endHandle: group.end))
             progressed = true
             guard let after = nextHandle(after: group.end, end: range.upperBound) else { return .finished(found) }

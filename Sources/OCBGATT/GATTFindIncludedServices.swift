@@ -44,7 +44,9 @@ struct GATTFindIncludedServices: GATTProcedure {
             finishedSearch = true
         case .readByType(let entries):
             var progressed = false
-            for entry in entries where entry.handle >= next && entry.handle <= service.endHandle {
+            for entry in entries {
+                if let error = handleOrderError(entry.handle, next: next, response: response.name) { return .failed(error) }
+                guard entry.handle <= service.endHandle else { continue }
                 let include: (start: UInt16, end: UInt16, uuid: BluetoothUUID?)
                 do throws(GATTMalformedResponse) {
                     include = try GATTDeclarationValue.include(entry.value, handle: entry.handle, response: response.name)

@@ -36,3 +36,14 @@ func nextHandle(after last: UInt16, end: UInt16) -> UInt16? {
     guard last < end, last < 0xFFFF else { return nil }
     return last + 1
 }
+
+/// The error for a discovery entry at `handle` below `next`, where the request started or one past the previous
+/// entry: handles in a discovery response increase and start at or after the requested Starting Handle (Core v5.4
+/// Vol 3 Part F §3.4.3.2, §3.4.4.2, §3.4.4.10), so the response is malformed and the sub-procedure ends with an error,
+/// never a success with a partial database. Nil when the handle is in order.
+func handleOrderError(_ handle: UInt16, next: UInt16, response: String) -> GATTError? {
+    guard handle < next else { return nil }
+    return .malformed(GATTMalformedResponse(
+        response: response,
+        reason: "handle 0x\(hex16(handle)) lies below 0x\(hex16(next)), the requested start or one past the previous entry (handles must increase)"))
+}

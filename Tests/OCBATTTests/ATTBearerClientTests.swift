@@ -72,17 +72,40 @@ import Testing
         #expect(bearer.takeEvents() == [.requestCompleted(id, .success(.readResponse(ATTReadResponse(attributeValue: [1]))))])
     }
 
-    @Test func unexpectedResponsesAreDropped() {
+    @Test func responsesWithNothingPendingAreDropped() {
         var bearer = ATTBearer()
         bearer.receive(hex("13"), now: t0)
         #expect(bearer.takeEvents() == [.diagnostic(.unexpectedResponse(.writeResponse, pending: nil))])
         bearer.receive(hex("01 0a 03 00 01"), now: t0)
         #expect(bearer.takeEvents() == [.diagnostic(.unexpectedResponse(.errorResponse, pending: nil))])
+    }
+
+    @Test func aResponseOfTheWrongKindFailsThePendingRequestAtOnce() {
+        var bearer = ATTBearer()
+        // ATT_READ_REQ 0x0A | handle 0x0003, then ATT_READ_REQ for 0x0004 queued behind it (§3.3.2).
+        let first = bearer.enqueue(ATTReadRequest(attributeHandle: 3), now: t0)
+        let second = bearer.enqueue(ATTReadRequest(attributeHandle: 4), now: t0)
+        #expect(bearer.takeEvents() == [.send(hex("0a 03 00"))])
+        // ATT_WRITE_RSP 0x13 cannot answer a Read Request (only ATT_READ_RSP 0x0B or ATT_ERROR_RSP can): a protocol
+        // error, the request fails now (no 30 s wait) and the next one goes out.
+        bearer.receive(hex("13"), now: t0)
+        #expect(bearer.takeEvents() == [.requestCompleted(first, .failure(.unexpectedResponse(.writeResponse, expected: .readResponse))),
+                                        .send(hex("0a 04 00"))])
+        #expect(bearer.pendingRequest == second && !bearer.isClosed)
+    }
+
+    @Test func anErrorResponseNamingAnotherRequestIsNotTheAnswer() {
+        var bearer = ATTBearer()
         let id = bearer.enqueue(ATTReadRequest(attributeHandle: 3), now: t0)
         _ = bearer.takeEvents()
-        bearer.receive(hex("13"), now: t0)
-        #expect(bearer.takeEvents() == [.diagnostic(.unexpectedResponse(.writeResponse, pending: .readRequest))])
+        // ATT_ERROR_RSP for Request Opcode 0x12 (Write Request), handle 3, Write Not Permitted: not for the Read pending.
+        bearer.receive(hex("01 12 03 00 03"), now: t0)
+        #expect(bearer.takeEvents() == [.diagnostic(.mismatchedErrorResponse(
+            ATTErrorResponse(requestOpcode: .writeRequest, attributeHandle: 3, error: .writeNotPermitted), pending: .readRequest))])
         #expect(bearer.pendingRequest == id)
+        // The real answer after it completes the read.
+        bearer.receive(hex("0b 2a"), now: t0)
+        #expect(bearer.takeEvents() == [.requestCompleted(id, .success(.readResponse(ATTReadResponse(attributeValue: [0x2A]))))])
     }
 
     @Test func malformedResponseFailsItsRequest() {

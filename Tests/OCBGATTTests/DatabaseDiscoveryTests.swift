@@ -78,4 +78,27 @@ import OCBATT
         #expect(client.cache.services.map(\.uuid) == [BluetoothUUID(0x1800), BluetoothUUID(0x1801), BluetoothUUID(0x180D)])
         #expect(client.cache.characteristics[0x000A]?.first?.uuid == BluetoothUUID(0x2A37))
     }
+
+    @Test(arguments: [
+        // Start Handle 0x0000 (no attribute handle, Core v5.4 Vol 3 Part F §3.2.2), End 0xFFFF.
+        ([0x1d, 0x08, 0x00, 0x00, 0x00, 0xff, 0xff] as [UInt8], "Service Changed with Affected Attribute Handle Range 0x0000-0xFFFF ignored: Start Handle 0x0000 is no attribute handle"),
+        // Start 0x0010 above End 0x000A.
+        ([0x1d, 0x08, 0x00, 0x10, 0x00, 0x0a, 0x00] as [UInt8], "Service Changed with Affected Attribute Handle Range 0x0010-0x000A ignored: Start Handle above End Handle"),
+    ])
+    func serviceChangedWithNoHandleRangeIsIgnoredAndLogged(indication: [UInt8], line: String) {
+        let server = makeServer()
+        let client = GATTClient()
+        client.discoverDatabase { _ in }
+        server.serve(client)
+        let before = client.cache
+        let requests = server.requestCount
+        var changes: [GATTServiceChange] = []
+        var lines: [String] = []
+        client.serviceChangeHandler = { changes.append($0) }
+        client.diagnosticHandler = { lines.append($0) }
+        #expect(client.receiveServerPDU(indication))
+        server.serve(client)
+        #expect(changes.isEmpty && lines == [line])
+        #expect(client.cache == before && server.requestCount == requests)
+    }
 }

@@ -35,15 +35,31 @@ import OCBATT
         #expect(outcome.value?.map(\.startHandle) == [0x0001])
     }
 
-    @Test func serverThatRepeatsItselfEndsTheLoop() {
+    @Test func serverThatRepeatsItselfFailsDiscoveryAndKeepsWhatWasFound() {
         let client = GATTClient()
         let outcome = Outcome<[GATTService]>()
         client.discoverAllPrimaryServices(completion: outcome.completion)
         exchange(client, "10 01 00 ff ff 00 28", "11 06 01 00 05 00 00 18")
-        // The server answers the request from 0x0006 with the same service again: no progress, no further request.
+        // The server answers the request from 0x0006 with the service at 0x0001 again: a handle below the requested
+        // Starting Handle (Vol 3 Part F §3.4.4.10) is a malformed response, not the end of the database.
         exchange(client, "10 06 00 ff ff 00 28", "11 06 01 00 05 00 00 18")
         expectQuiet(client)
-        #expect(outcome.value?.count == 1)
+        #expect(outcome.error == .malformed(GATTMalformedResponse(
+            response: "Read By Group Type Response",
+            reason: "handle 0x0001 lies below 0x0006, the requested start or one past the previous entry (handles must increase)")))
+        #expect(client.cache.services.map(\.startHandle) == [0x0001])
+    }
+
+    @Test func entriesOutOfOrderInOneResponseFailDiscovery() {
+        let client = GATTClient()
+        let outcome = Outcome<[GATTService]>()
+        client.discoverAllPrimaryServices(completion: outcome.completion)
+        // Two groups, the second (0x0003-0x0004) inside the first (0x0001-0x0005): handles do not increase.
+        exchange(client, "10 01 00 ff ff 00 28", "11 06 01 00 05 00 00 18 03 00 04 00 01 18")
+        expectQuiet(client)
+        #expect(outcome.error == .malformed(GATTMalformedResponse(
+            response: "Read By Group Type Response",
+            reason: "handle 0x0003 lies below 0x0006, the requested start or one past the previous entry (handles must increase)")))
     }
 
     @Test func malformedResponseKeepsWhatWasFound() {

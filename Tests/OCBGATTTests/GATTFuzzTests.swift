@@ -168,9 +168,10 @@ struct HostileServer {
             _ = Self.drive(client, &server)
             Self.checkCache(client.cache)
         }
-        // The server is plausible enough to take discovery past services, into characteristics.
+        // The server is plausible enough to take discovery past services, into characteristics (a few runs of 80:
+        // a handle out of order now ends discovery with an error instead of being skipped).
         #expect(requests > 400)
-        #expect(withCharacteristics > 3)
+        #expect(withCharacteristics >= 3)
     }
 
     @Test(arguments: 0..<4)

@@ -61,6 +61,35 @@ private final class Results<T> {
         if case .failure(.attRequestRejected)? = raw.items.last {} else { Issue.record("second exchange: \(String(describing: raw.items.last))") }
     }
 
+    @Test func gattMTUOfferIsWhatGoesOnTheWireAndEveryLayerSeesTheAgreedValue() {
+        // Core v5.4 Vol 3 Part G §4.3.1 over the production wiring (GATT client → LinkATT → ATTBearer).
+        let att = LinkATT(handle: 0x0040)
+        let result = Results<Result<Int, GATTError>>()
+        att.client.exchangeMTU(clientRxMTU: 100) { result.items.append($0) }
+        var output = att.run(now: t0)
+        // Client → Server: ATT_EXCHANGE_MTU_REQ 0x02 | Client Rx MTU 100 (0x0064), not the bearer's default 517.
+        #expect(output.send == [[0x02, 0x64, 0x00]])
+        // Server → Client: ATT_EXCHANGE_MTU_RSP 0x03 | Server Rx MTU 247 (0x00F7): ATT_MTU = min(100, 247) = 100.
+        output = att.receive([0x03, 0xF7, 0x00], now: t0)
+        #expect(result.items == [.success(100)])
+        #expect(output.mtu == 100 && att.bearer.mtu == 100 && att.client.mtu == 100 && att.bearer.receiveMTU == 100)
+    }
+
+    @Test func aWrongKindOfResponseFailsTheGATTRequestAtOnceAndTheQueueMovesOn() {
+        let att = LinkATT(handle: 0x0040)
+        let gatt = Results<Result<[UInt8], GATTError>>()
+        let raw = Results<Result<[UInt8], HostError>>()
+        att.client.read(0x0005) { gatt.items.append($0) }
+        var output = att.run(now: t0)
+        #expect(output.send == [[0x0A, 0x05, 0x00]])
+        _ = att.request([0x0A, 0x07, 0x00], now: t0) { raw.items.append($0) }
+        // ATT_WRITE_RSP 0x13 to a Read Request: a protocol error now, not after the 30 s transaction timeout.
+        output = att.receive([0x13], now: t0)
+        #expect(gatt.items == [.failure(.unexpectedResponse("ATT_WRITE_RSP"))])
+        #expect(output.send == [[0x0A, 0x07, 0x00]])
+        #expect(!att.isClosed)
+    }
+
     @Test func linkEndFailsRawRequestsWithItsErrorAndGATTProceduresWithDisconnected() {
         let att = LinkATT(handle: 0x0040)
         let raw = Results<Result<[UInt8], HostError>>()

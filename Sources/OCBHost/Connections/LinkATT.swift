@@ -27,13 +27,16 @@ final class LinkATT {
     /// The connection's GATT client (used on the host's queue only).
     let client = GATTClient()
     private var rawHandlers: [ATTRequestID: (Result<[UInt8], HostError>) -> Void] = [:]
-    private var mtuExchangeStarted = false
     /// Why the bearer closed, for raw requests failing with "bearer closed".
     private var closeError: HostError?
+
+    /// Lines the GATT client reported during the current call, for ``Output/diagnostics``.
+    private var clientDiagnostics: [String] = []
 
     init(handle: UInt16, receiveMTU: UInt16 = ATTBearer.defaultReceiveMTU) {
         self.handle = handle
         bearer = ATTBearer(receiveMTU: receiveMTU)
+        client.diagnosticHandler = { [unowned self] line in clientDiagnostics.append(line) }
     }
 
     /// When the outstanding request times out.
@@ -64,6 +67,8 @@ final class LinkATT {
                 break  // the client consumes values
             }
         }
+        output.diagnostics += clientDiagnostics.map { "GATT on 0x\(String(handle, radix: 16)): \($0)" }
+        clientDiagnostics.removeAll()
         return output
     }
 
@@ -98,16 +103,9 @@ final class LinkATT {
     }
 
     /// Offers `offered` as our receive MTU (Vol 3 Part F §3.4.2.1); `done` gets the Exchange MTU Response PDU.
-    /// The bearer offers once per connection; while nothing has been sent yet it is remade with `offered` as its
-    /// receive MTU, so the offer is exactly what the caller asked.
+    /// The bearer offers once per connection, exactly what the caller asked (at least 23).
     func exchangeMTU(_ offered: UInt16, now: ContinuousClock.Instant, _ done: @escaping (Result<[UInt8], HostError>) -> Void) -> Output {
-        let wanted = max(UInt16(ATTBearer.minimumMTU), offered)
-        if !mtuExchangeStarted, !bearer.isClosed, bearer.pendingRequest == nil, bearer.queuedRequests.isEmpty,
-           bearer.mtu == ATTBearer.minimumMTU, Int(wanted) != bearer.receiveMTU {
-            bearer = ATTBearer(receiveMTU: wanted)  // subscriptions come back from the client in run(now:)
-        }
-        mtuExchangeStarted = true
-        rawHandlers[bearer.exchangeMTU(now: now)] = done
+        rawHandlers[bearer.exchangeMTU(clientRxMTU: offered, now: now)] = done
         return run(now: now)
     }
 
