@@ -45,7 +45,7 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     var requestCounter: UInt64 = 0
 
     /// Makes a manager with no delegate on the main queue.
-    public override convenience init() {
+    public convenience init() {
         self.init(delegate: nil, queue: nil, options: nil)
     }
 
@@ -63,7 +63,7 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
         self.backend = backend
         self.storedDelegate = delegate
         restoration = Self.restorationStore(options: options, directory: directory)
-        super.init()
+        super.init(subclass: ())
         start()
     }
 

@@ -7,7 +7,12 @@ open class CBManager: NSObject, @unchecked Sendable {
     let lock = StateLock()
     var storedState: CBManagerState = .unknown
 
-    override init() { super.init() }
+    /// The base's designated initialiser, for `CBCentralManager` (Linux addition; apps make a `CBCentralManager`, not a
+    /// bare manager). It is public only because Swift lets a subclass in another module that overrides
+    /// `init(delegate:queue:options:)` inherit `init()` and `init(delegate:queue:)`, as with Apple's SDK, only when its
+    /// base's designated initialisers are accessible; an override of `init()` instead draws a false "infinite recursion"
+    /// warning from the compiler.
+    public init(subclass: Void) { super.init() }
 
     /// The current state; `.unknown` until the first `centralManagerDidUpdateState(_:)`.
     open var state: CBManagerState { lock.run { storedState } }
