@@ -112,30 +112,6 @@ private func connectAlpha(_ host: HostController, _ log: EventLog, options: Conn
         #expect(host.canSendWriteWithoutResponse(link.handle) == false)
     }
 
-    @Test func linkCommandsDoNotWaitBehindPendingATTTransactions() async throws {
-        let peer = try VirtualPeer()
-        defer { peer.stop() }
-        let (host, log) = makeHost(peer)
-        defer { host.stop() }
-        _ = try await host.start()
-        let link = try connectAlpha(host, log, options: ConnectOptions(timeout: .seconds(5)))
-        // Twelve Read Long procedures of the 512-byte value at 0x002F: 12 × 23 ATT round trips at ATT_MTU 23, one at a
-        // time on the bearer (Core v5.4 Vol 3 Part F §3.3.2).
-        let reads = Box<Result<[UInt8], GATTError>>()
-        host.withGATT(link.handle) { client in
-            for _ in 0..<12 { client?.read(0x002F, long: true) { reads.put($0) } }
-        }
-        // HCI Read RSSI (Vol 4 Part E §7.5.4) is a controller command, not an ATT request: it is answered (−45 dBm,
-        // alpha's configured RSSI) while most of the ATT transactions are still queued.
-        #expect(try await host.readRSSI(link.handle) == -45)
-        #expect(reads.wait(for: 12, within: 0).count < 12)
-        // Disconnect (§7.1.6) does not wait for them either: the link ends and the rest fail with disconnected.
-        host.disconnect(link.handle, reason: .remoteUserTerminatedConnection)
-        #expect(log.waitUntil(within: 5) { $0.contains { $0.disconnection != nil } })
-        let results = reads.wait(for: 12)
-        #expect(results.count == 12 && results.contains(.failure(.disconnected)))
-    }
-
     @Test func writeWithoutResponseReadinessComesBackAfterCompletedPackets() async throws {
         let peer = try VirtualPeer()
         defer { peer.stop() }
