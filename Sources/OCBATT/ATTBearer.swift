@@ -6,7 +6,7 @@
 /// ``takeEvents()`` after every call: it holds PDUs to send (in order), delivered values, request results,
 /// MTU changes, diagnostics and closure. Time is injected; nothing here reads a clock.
 ///
-/// Client role: requests (``enqueue(_:now:)``, ``exchangeMTU(now:)``) go out one at a time, in FIFO order;
+/// Client role: requests (``enqueue(_:now:)``, ``exchangeMTU(clientRxMTU:now:)``) go out one at a time, in FIFO order;
 /// a response or Error Response completes the pending one; a response of another kind fails it at once with
 /// ``ATTBearerError/unexpectedResponse(_:expected:)``; an Error Response naming another request opcode, or a response
 /// with nothing pending, is dropped with a diagnostic.
