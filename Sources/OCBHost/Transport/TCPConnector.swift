@@ -1,5 +1,6 @@
 // Opens a TCP client connection with a deadline, for H4 over TCP (e.g. an emulator or a Bumble controller).
 
+@_implementationOnly import COCBBlueZ
 import Glibc
 
 /// Resolves `host` and connects to `port`, trying each address, with a bounded non-blocking connect.
