@@ -6,7 +6,8 @@ import OCBHCI
 import OCBHost
 
 /// A fake controller behind the ``HCITransport`` interface: each command gets a Command Complete (Core v5.4 Vol 4
-/// Part E §7.7.14) with success and the return parameters bring-up reads; tests push further events with ``inject(_:)``.
+/// Part E §7.7.14) with success and the return parameters bring-up reads (and Read RSSI); ACL data is dropped, so an ATT
+/// request stays pending; tests push further events with ``inject(_:)``.
 ///
 /// It lists LE Set Scan Parameters/Enable, LE Create Connection/Cancel (§6.27 octet 26 bits 2-5) and LE Set Extended
 /// Scan Parameters/Enable and LE Extended Create Connection (octet 37 bits 5-7), LE Extended Advertising
@@ -34,7 +35,7 @@ final class ScriptedController: HCITransport, @unchecked Sendable {
         guard packet.type == .command, packet.bytes.count >= 3 else { return }
         let opcode = UInt16(packet.bytes[0]) | UInt16(packet.bytes[1]) << 8
         lock.withLock { sent.append(opcode) }
-        let parameters = [0x01, UInt8(opcode & 0xFF), UInt8(opcode >> 8)] + Self.returnParameters(opcode)
+        let parameters = [0x01, UInt8(opcode & 0xFF), UInt8(opcode >> 8)] + Self.returnParameters(opcode, Array(packet.bytes.dropFirst(3)))
         inject([0x0E, UInt8(parameters.count)] + parameters)
     }
 
@@ -53,9 +54,11 @@ final class ScriptedController: HCITransport, @unchecked Sendable {
         queue.async { onPacket(HCIPacket(type: .event, bytes: event)) }
     }
 
-    /// Status 0x00 followed by what the command returns (§7.4.1, §7.4.2, §7.4.3, §7.4.6, §7.8.2, §7.8.3).
-    private static func returnParameters(_ opcode: UInt16) -> [UInt8] {
+    /// Status 0x00 followed by what the command returns (§7.4.1, §7.4.2, §7.4.3, §7.4.6, §7.8.2, §7.8.3; Read RSSI
+    /// §7.5.4: the handle asked and −45 dBm).
+    private static func returnParameters(_ opcode: UInt16, _ parameters: [UInt8]) -> [UInt8] {
         switch opcode {
+        case 0x1405: return [0x00] + parameters.prefix(2) + [0xD3]
         case 0x1001: return [0x00, 0x0D, 0x00, 0x00, 0x0D, 0xFF, 0xFF, 0x00, 0x00]  // HCI 5.4, company 0xFFFF
         case 0x1002:
             var commands = [UInt8](repeating: 0, count: 64)
