@@ -15,8 +15,9 @@ package enum BackendEvent: Sendable, Equatable {
     /// A connection attempt ended without a connection; `reason` is the HCI error code (Vol 1 Part F §1.3).
     case connectionFailed(PeerAddress, reason: UInt8)
     /// The connection ended; `reason` is the HCI error code of Disconnection Complete (Vol 4 Part E §7.7.5):
-    /// 0x08 Connection Timeout, 0x13 Remote User Terminated, 0x16 Connection Terminated by Local Host, ...
-    case disconnected(PeerAddress, reason: UInt8)
+    /// 0x08 Connection Timeout, 0x13 Remote User Terminated, 0x16 Connection Terminated by Local Host, ...;
+    /// `error` is `.timeout` when the host ended the link because an ATT transaction timed out (Vol 3 Part F §3.3.3).
+    case disconnected(PeerAddress, reason: UInt8, error: BackendError? = nil)
     /// The result of the request `RequestID` on `peer`.
     case response(PeerAddress, RequestID, BackendResponse)
     /// A Handle Value Notification (`isIndication` false) or Indication (Vol 3 Part F §3.4.7.1/§3.4.7.2).

@@ -9,8 +9,9 @@ extension CBCentralManager {
         case .stateChanged(let state, let controller): handleState(state, controller: controller)
         case .advertisement(let report): handleAdvertisement(report)
         case .connected(let peer, let mtu): handleConnected(peer, mtu: mtu)
-        case .connectionFailed(let peer, let reason): handleLinkDown(peer, reason: reason, failedToConnect: true)
-        case .disconnected(let peer, let reason): handleLinkDown(peer, reason: reason, failedToConnect: false)
+        case .connectionFailed(let peer, let reason): handleLinkDown(peer, reason: reason, failedToConnect: true, attTimedOut: false)
+        case .disconnected(let peer, let reason, let error):
+            handleLinkDown(peer, reason: reason, failedToConnect: false, attTimedOut: error == .timeout)
         case .response(let peer, let id, let response):
             lock.run { active[peer] }?.handleResponse(id, response)
         case .valueNotified(let peer, let handle, let value, _):
@@ -118,8 +119,9 @@ extension CBCentralManager {
         peripheral.pump()
     }
 
-    /// A connection attempt failed or a connection ended.
-    private func handleLinkDown(_ peer: PeerAddress, reason: UInt8, failedToConnect: Bool) {
+    /// A connection attempt failed or a connection ended (after an ATT transaction timeout when `attTimedOut`:
+    /// `CBError.connectionTimeout` naming it, as iOS reports a lost ATT bearer).
+    private func handleLinkDown(_ peer: PeerAddress, reason: UInt8, failedToConnect: Bool, attTimedOut: Bool) {
         enum Report { case failed(CBError), disconnected((any Error)?, reconnecting: Bool) }
         let outcome: (CBPeripheral, [PendingOperation], Report)? = lock.run {
             guard let peripheral = active[peer] else { return nil }
@@ -132,6 +134,8 @@ extension CBCentralManager {
                 report = .disconnected(nil, reconnecting: false)
             } else if failedToConnect || wasConnecting {
                 report = .failed(DisconnectReason.connectError(reason))
+            } else if attTimedOut {
+                report = .disconnected(DisconnectReason.attTimeoutError(reason), reconnecting: peripheral.autoReconnect)
             } else {
                 report = .disconnected(DisconnectReason.disconnectError(reason), reconnecting: peripheral.autoReconnect)
             }

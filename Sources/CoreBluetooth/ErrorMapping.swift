@@ -24,6 +24,14 @@ enum DisconnectReason {
         CBError(code(reason, otherwise: .peripheralDisconnected), userInfo: ["OCBHCIReason": String(format: "0x%02X", reason)])
     }
 
+    /// For `didDisconnectPeripheral` after the host ended the link because an ATT transaction got no response within
+    /// 30 s (Vol 3 Part F §3.3.3): `.connectionTimeout`, with `"OCBBackendReason"` saying so and the HCI reason of the
+    /// Disconnection Complete that followed.
+    static func attTimeoutError(_ reason: UInt8) -> CBError {
+        CBError(.connectionTimeout, userInfo: ["OCBBackendReason": "ATT transaction timed out (no response within 30 s)",
+                                               "OCBHCIReason": String(format: "0x%02X", reason)])
+    }
+
     /// For `didFailToConnect`: 0x08 → `.connectionTimeout`, 0x06 → `.peerRemovedPairingInformation`,
     /// 0x09 Connection Limit Exceeded → `.connectionLimitReached`; everything else → `.connectionFailed`.
     static func connectError(_ reason: UInt8) -> CBError {

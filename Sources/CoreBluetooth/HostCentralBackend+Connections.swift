@@ -79,11 +79,12 @@ extension HostCentralBackend {
         emit(.connectionFailed(peer, reason: error.connectionFailureReason))
     }
 
-    /// A link ended (on `queue`); pending GATT procedures fail with `.disconnected` through the client.
-    func linkDown(_ peer: PeerAddress, handle: UInt16, reason: UInt8) {
+    /// A link ended (on `queue`), after an ATT transaction timeout when `attTimedOut`; pending GATT procedures fail
+    /// with `.disconnected` through the client.
+    func linkDown(_ peer: PeerAddress, handle: UInt16, reason: UInt8, attTimedOut: Bool = false) {
         guard let link = links[peer], link.handle == handle else { return }
         links[peer] = nil
-        emit(.disconnected(peer, reason: reason))
+        emit(.disconnected(peer, reason: reason, error: attTimedOut ? .timeout : nil))
     }
 
     /// The ATT_MTU changed after the connection was reported (on `queue`).

@@ -210,7 +210,10 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
         case .scanStopped(let error): Diagnostics.warning("scanning stopped by the host: \(error)")
         case .connected(let info): linkUp(info)
         case .connectionFailed(let peer, let error): attemptFailed(peer, error)
-        case .disconnected(let info, let reason, _): linkDown(info.peer, handle: info.handle, reason: reason.rawValue)
+        case .disconnected(let info, let reason, let error):
+            var attTimedOut = false
+            if case .attTimeout? = error { attTimedOut = true }
+            linkDown(info.peer, handle: info.handle, reason: reason.rawValue, attTimedOut: attTimedOut)
         case .mtuChanged(let handle, let mtu): mtuChanged(handle, mtu: Int(mtu))
         case .readyToSendWriteWithoutResponse(let handle):
             if let peer = peer(handle: handle) { emit(.writeWithoutResponseAvailability(peer, canSend: true)) }

@@ -228,3 +228,19 @@ import Testing
     let manager = CBCentralManager()
     #expect(manager.delegate == nil && manager.queue.label == "com.apple.main-thread")
 }
+
+@Test func aDisconnectAfterAnATTTimeoutReachesTheAppAsConnectionTimeout() throws {
+    let h = Harness()
+    let peripheral = try #require(h.discover())
+    h.manager.connect(peripheral)
+    h.flush()
+    h.emit(.connected(Harness.peer, mtu: 23))
+    // The host ended the link after 30 s without an ATT response (Vol 3 Part F §3.3.3); Disconnection Complete 0x16.
+    h.emit(.disconnected(Harness.peer, reason: 0x16, error: .timeout))
+    #expect(h.recorder.log.last == "disconnect error=CB.6")
+    let error = try #require(h.recorder.errors.last as? CBError)
+    #expect(error.code == .connectionTimeout)
+    #expect(error.userInfo["OCBBackendReason"] as? String == "ATT transaction timed out (no response within 30 s)")
+    #expect(error.userInfo["OCBHCIReason"] as? String == "0x16")
+    #expect(peripheral.state == .disconnected)
+}

@@ -1,4 +1,5 @@
-// Link-level HCI commands (Read RSSI, Disconnect) go out while an ATT transaction is pending on the same link.
+// Link-level HCI commands (Read RSSI, Disconnect) go out while an ATT transaction is pending on the same link, and an
+// ATT transaction timeout closes the bearer and disconnects the link.
 
 import Dispatch
 import Foundation
@@ -39,6 +40,43 @@ import Testing
     if case .success = attResult.items.first { Issue.record("the ATT request succeeded after the link ended") }
     // Read RSSI 0x1405 and Disconnect 0x0406 in the order asked.
     #expect(controller.sentOpcodes.filter { $0 == 0x1405 || $0 == 0x0406 } == [0x1405, 0x0406])
+}
+
+@Test(.timeLimit(.minutes(1))) func attTransactionTimeoutClosesTheBearerAndDisconnectsTheLink() async throws {
+    let controller = ScriptedController()
+    // 300 ms instead of the 30 s ATT transaction timeout (Core v5.4 Vol 3 Part F §3.3.3), so the test need not wait.
+    let host = HostController(configuration: HostConfiguration(makeTransport: { controller }, attTransactionTimeout: .milliseconds(300)))
+    let log = EventLog()
+    host.setEventHandler(queue: DispatchQueue(label: "LinkCommandIndependenceTests.timeout")) { log.append($0) }
+    defer { host.stop() }
+    try await host.start()
+    let peer = try #require(BluetoothAddress("C1:A0:00:00:00:01"))
+    host.connect(to: PeerAddress(peer, type: .random), options: ConnectOptions(timeout: .seconds(5)))
+    #expect(pollUntil { controller.sentOpcodes.contains(0x2043) || controller.sentOpcodes.contains(0x200D) })
+    controller.inject([0x3E, 0x13, 0x01, 0x00, 0x40, 0x00, 0x00, 0x01, 0x01, 0x00, 0x00, 0x00, 0xA0, 0xC1,
+                       0x18, 0x00, 0x00, 0x00, 0x48, 0x00, 0x00])
+    #expect(log.waitUntil(within: 5) { $0.contains { $0.connected?.handle == 0x0040 } })
+
+    // Two ATT_READ_REQs: the first goes out (one ACL packet) and is never answered, the second waits behind it.
+    let results = Box<Result<[UInt8], HostError>>()
+    host.sendATTRequest([0x0A, 0x03, 0x00], on: 0x0040) { results.put($0) }
+    host.sendATTRequest([0x0A, 0x05, 0x00], on: 0x0040) { results.put($0) }
+    #expect(pollUntil { controller.sentACLPackets == 1 })
+    // At the timeout both fail with the ATT timeout, and the host sends HCI Disconnect (0x0406) for the link.
+    #expect(pollUntil { results.items.count == 2 })
+    #expect(results.items.allSatisfy { $0 == .failure(.attTimeout(0x0040)) })
+    #expect(pollUntil { controller.sentOpcodes.contains(0x0406) })
+    // The bearer is closed: a later request fails at once and nothing more goes out on ATT.
+    host.sendATTRequest([0x0A, 0x07, 0x00], on: 0x0040) { results.put($0) }
+    #expect(pollUntil { results.items.count == 3 })
+    #expect(results.items.last == .failure(.attTimeout(0x0040)) && controller.sentACLPackets == 1)
+    // Disconnection Complete (Vol 4 Part E §7.7.5), reason 0x16: the link's end names the ATT timeout.
+    controller.inject([0x05, 0x04, 0x00, 0x40, 0x00, 0x16])
+    let ended = log.first(within: 5) { event -> HostError? in
+        guard case .disconnected(let info, .connectionTerminatedByLocalHost, let error) = event, info.handle == 0x0040 else { return nil }
+        return error
+    }
+    #expect(ended == .attTimeout(0x0040))
 }
 
 /// Results handed from the host's queue to the test.

@@ -18,9 +18,12 @@ final class ScriptedController: HCITransport, @unchecked Sendable {
     private var onPacket: (@Sendable (HCIPacket) -> Void)?
     private var onClose: (@Sendable (HCITransportError?) -> Void)?
     private var sent: [UInt16] = []
+    private var acl = 0
 
     /// Opcodes of the commands received, in order.
     var sentOpcodes: [UInt16] { lock.withLock { sent } }
+    /// How many ACL data packets the host sent (they are dropped).
+    var sentACLPackets: Int { lock.withLock { acl } }
 
     func open(queue: DispatchQueue, onPacket: @escaping @Sendable (HCIPacket) -> Void,
               onClose: @escaping @Sendable (HCITransportError?) -> Void) throws(HCITransportError) {
@@ -32,6 +35,7 @@ final class ScriptedController: HCITransport, @unchecked Sendable {
     }
 
     func send(_ packet: HCIPacket) throws(HCITransportError) {
+        if packet.type == .acl { lock.withLock { acl += 1 } }
         guard packet.type == .command, packet.bytes.count >= 3 else { return }
         let opcode = UInt16(packet.bytes[0]) | UInt16(packet.bytes[1]) << 8
         lock.withLock { sent.append(opcode) }

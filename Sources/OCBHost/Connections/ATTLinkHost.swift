@@ -11,7 +11,8 @@ import OCBGATT
 ///
 /// The extension holds what is the same for both: the ``CentralHost`` ATT and GATT calls (hopping onto `queue`),
 /// received PDUs, the 30 s transaction timeouts (Core v5.4 Vol 3 Part F §3.3.3) and carrying out each
-/// ``LinkATT/Output``: PDUs sent, ATT_MTU recorded and reported, diagnostics emitted, the timer re-armed.
+/// ``LinkATT/Output``: PDUs sent, ATT_MTU recorded and reported, diagnostics emitted, the link disconnected after an
+/// ATT transaction timeout, the timer re-armed.
 protocol ATTLinkHost: SerialHost {
     associatedtype Link: ATTLink
     /// The established connections by connection handle.
@@ -21,6 +22,9 @@ protocol ATTLinkHost: SerialHost {
     func transmitATT(_ pdu: [UInt8], on handle: UInt16) -> HostError?
     /// Called after ATT PDUs of an ``LinkATT/Output`` went out on the live connection `handle`.
     func didTransmitATT(on handle: UInt16)
+    /// Ends connection `handle` after its ATT bearer closed on a transaction timeout (Vol 3 Part F §3.3.3: no further
+    /// ATT PDUs on it, so the link is of no use); its end is reported with ``HostError/attTimeout(_:)``.
+    func disconnectAfterATTTimeout(_ handle: UInt16)
     /// Arms the host's timer for the earliest deadline of its state machines, the links' ``nextLinkDeadline`` included.
     func rescheduleTimer()
 }
@@ -112,6 +116,10 @@ extension ATTLinkHost {
             emit(.mtuChanged(handle: handle, mtu: mtu))
         }
         for line in output.diagnostics { emit(.diagnostic(line)) }
+        if output.transactionTimedOut, links[handle] != nil {
+            emit(.diagnostic("ATT transaction on 0x\(String(handle, radix: 16)) timed out; disconnecting the link"))
+            disconnectAfterATTTimeout(handle)
+        }
         rescheduleTimer()
     }
 }

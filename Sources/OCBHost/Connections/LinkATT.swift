@@ -20,6 +20,9 @@ final class LinkATT {
         var mtu: UInt16?
         /// Lines for ``HostEvent/diagnostic(_:)``.
         var diagnostics: [String] = []
+        /// True in the output of the call in which the bearer closed on a transaction timeout (Vol 3 Part F §3.3.3):
+        /// no ATT PDU may be sent on this bearer any more, so the host disconnects the link.
+        var transactionTimedOut = false
     }
 
     let handle: UInt16
@@ -33,9 +36,14 @@ final class LinkATT {
     /// Lines the GATT client reported during the current call, for ``Output/diagnostics``.
     private var clientDiagnostics: [String] = []
 
-    init(handle: UInt16, receiveMTU: UInt16 = ATTBearer.defaultReceiveMTU) {
+    /// True once the bearer closed on a transaction timeout; the link's end is then reported with
+    /// ``HostError/attTimeout(_:)``.
+    private(set) var timedOut = false
+
+    init(handle: UInt16, receiveMTU: UInt16 = ATTBearer.defaultReceiveMTU,
+         transactionTimeout: Duration = ATTBearer.defaultTransactionTimeout) {
         self.handle = handle
-        bearer = ATTBearer(receiveMTU: receiveMTU)
+        bearer = ATTBearer(receiveMTU: receiveMTU, transactionTimeout: transactionTimeout)
         client.diagnosticHandler = { [unowned self] line in clientDiagnostics.append(line) }
     }
 
@@ -58,7 +66,11 @@ final class LinkATT {
             case .mtuChanged(let mtu):
                 output.mtu = UInt16(clamping: mtu)
             case .closed(let reason):
-                if reason == .transactionTimeout { closeError = closeError ?? .attTimeout(handle) }
+                if reason == .transactionTimeout {
+                    closeError = closeError ?? .attTimeout(handle)
+                    timedOut = true
+                    output.transactionTimedOut = true
+                }
             case .diagnostic(.unsubscribedValue):
                 break  // raw users get every value as HostEvent.attReceived
             case .diagnostic(let diagnostic):

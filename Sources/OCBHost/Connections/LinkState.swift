@@ -1,5 +1,6 @@
 // Everything the full host keeps for one LE connection: info, L2CAP router, and its ATT bearer with the GATT client.
 
+import OCBATT
 import OCBL2CAP
 
 /// One established connection (on the host's queue only).
@@ -16,9 +17,9 @@ struct LinkState: ATTLink {
     /// ``HostEvent/readyToSendWriteWithoutResponse(handle:)`` is emitted.
     var writeWithoutResponseBlocked = false
 
-    init(info: ConnectionInfo) {
+    init(info: ConnectionInfo, attTransactionTimeout: Duration = ATTBearer.defaultTransactionTimeout) {
         self.info = info
         router = L2CAPConnectionRouter(handle: info.handle)
-        att = LinkATT(handle: info.handle)
+        att = LinkATT(handle: info.handle, transactionTimeout: attTransactionTimeout)
     }
 }

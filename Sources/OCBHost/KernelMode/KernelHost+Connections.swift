@@ -129,6 +129,12 @@ extension KernelHost {
                 error: requested ? nil : .disconnected(handle, .remoteUserTerminatedConnection))
     }
 
+    /// ``ATTLinkHost/disconnectAfterATTTimeout(_:)``: closes the connection's L2CAP socket (the kernel drops the LE
+    /// link when no channel is left) and reports the end with ``HostError/attTimeout(_:)`` at once.
+    func disconnectAfterATTTimeout(_ handle: UInt16) {
+        endLink(handle, reason: .connectionTerminatedByLocalHost, error: .attTimeout(handle))
+    }
+
     /// Forgets a link, closes its GATT client (procedures end with GATTError.disconnected) and fails its ATT requests (on `queue`).
     func endLink(_ handle: UInt16, reason: HCIErrorCode, error: HostError?) {
         guard let link = links.removeValue(forKey: handle) else { return }

@@ -24,13 +24,18 @@ public struct HostConfiguration: Sendable {
     public var commandTimeout: Duration
     /// Path of a btsnoop file recording every packet sent and received; nil records nothing.
     public var btsnoopPath: String?
+    /// How long an ATT request may wait for its response before the bearer closes and the link is disconnected;
+    /// default 30 s, the ATT transaction timeout (Core v5.4 Vol 3 Part F §3.3.3). Shorter only for tests.
+    public var attTransactionTimeout: Duration
 
     /// Makes a configuration.
     public init(makeTransport: @escaping @Sendable () throws -> any HCITransport, ownAddress: OwnAddress = .automatic,
-                commandTimeout: Duration = .seconds(2), btsnoopPath: String? = nil) {
+                commandTimeout: Duration = .seconds(2), btsnoopPath: String? = nil,
+                attTransactionTimeout: Duration = .seconds(30)) {
         self.makeTransport = makeTransport
         self.ownAddress = ownAddress
         self.commandTimeout = commandTimeout
         self.btsnoopPath = btsnoopPath
+        self.attTransactionTimeout = attTransactionTimeout
     }
 }

@@ -157,7 +157,7 @@ extension HostController {
             let info = ConnectionInfo(handle: event.handle, peer: peer, role: event.role == 0 ? .central : .peripheral,
                                       parameters: LinkParameters(interval: event.connectionInterval, latency: event.peripheralLatency,
                                                                  supervisionTimeout: event.supervisionTimeout))
-            links[event.handle] = LinkState(info: info)
+            links[event.handle] = LinkState(info: info, attTransactionTimeout: configuration.attTransactionTimeout)
             guard event.role == 0 else {
                 emit(.diagnostic("unexpected peripheral-role connection 0x\(String(event.handle, radix: 16))"))
                 return
@@ -172,7 +172,15 @@ extension HostController {
             return emit(.diagnostic("Disconnection Complete with status \(event.status) on 0x\(String(event.handle, radix: 16))"))
         }
         let requested = links[event.handle]?.disconnectRequested ?? false
-        endLink(event.handle, reason: event.reason, error: requested ? nil : .disconnected(event.handle, event.reason))
+        let timedOut = links[event.handle]?.att.timedOut ?? false
+        endLink(event.handle, reason: event.reason,
+                error: timedOut ? .attTimeout(event.handle) : requested ? nil : .disconnected(event.handle, event.reason))
+    }
+
+    /// ``ATTLinkHost/disconnectAfterATTTimeout(_:)``: HCI Disconnect with 0x13 Remote User Terminated Connection (as
+    /// BlueZ does on an ATT timeout); Disconnection Complete then reports ``HostError/attTimeout(_:)``.
+    func disconnectAfterATTTimeout(_ handle: UInt16) {
+        disconnect(handle, reason: .remoteUserTerminatedConnection)
     }
 
     /// Forgets a link: closes its GATT client (procedures end with GATTError.disconnected) and ATT requests, frees its ACL buffers, reports it (on `queue`).
