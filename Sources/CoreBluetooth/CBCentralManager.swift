@@ -43,6 +43,10 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     /// Restored peripherals and scan waiting for the first `.poweredOn`.
     var restorePending: (peripherals: [CBPeripheral], scan: ScanParameters?)?
     var requestCounter: UInt64 = 0
+    /// Notification and indication values handed to the delegate queue and not yet delivered (see ``NotificationBound``).
+    var notificationsInFlight = 0
+    /// True after the drop warning of the current overflow; cleared when the delegate has caught up.
+    var notificationDropLogged = false
 
     /// Makes a manager with no delegate on the main queue.
     public convenience init() {
@@ -117,7 +121,12 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
         if let record = restoration?.load() { restore(record) }
         backend.start { [weak self] event in
             guard let self else { return }
-            self.queue.async { self.handle(event) }
+            guard case .valueNotified(let peer, _, _, _) = event else { return self.queue.async { self.handle(event) } }
+            guard self.admitNotification(from: peer) else { return }
+            self.queue.async {
+                self.notificationDelivered()
+                self.handle(event)
+            }
         }
     }
 

@@ -14,6 +14,11 @@ extension CBPeripheral {
     /// (Core v5.4 Vol 4 Part E §7.7.65.2 Peer_Address_Type).
     public var addressType: String? { peer.type.description }
 
+    /// Linux only: how many notification and indication values of this peripheral were dropped because the delegate
+    /// queue already held `CBCentralManager`'s bound of 1,024 undelivered values (a slow delegate); 0 while the
+    /// delegate keeps up. Counts since the peripheral object was made; never reset.
+    public var droppedNotificationCount: Int { lock.run { storedDroppedNotifications } }
+
     /// The device address as this package's value type (for cbtool; ``address`` is the public form).
     package var bluetoothAddress: BluetoothAddress { peer.address }
 }

@@ -38,6 +38,8 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
     var cancelRequested = false
     /// Connect options of the current connection.
     var autoReconnect = false
+    /// Values dropped because the delegate queue was full (``CBCentralManager/notificationQueueBound``).
+    var storedDroppedNotifications = 0
 
     init(identifier: UUID, peer: PeerAddress, manager: CBCentralManager) {
         self.lock = manager.lock

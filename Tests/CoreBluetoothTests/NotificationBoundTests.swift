@@ -1,0 +1,51 @@
+// A delegate slower than the notifications: at most 1,024 values wait, the rest are dropped, counted and logged once.
+@testable import CoreBluetooth
+import Foundation
+import Testing
+
+/// Collects the `[CoreBluetooth]` lines about dropped notifications; other lines pass on to the previous sink.
+private final class DropWarnings: @unchecked Sendable {
+    private let lock = NSLock()
+    private var captured: [String] = []
+    private var previous: (@Sendable (String) -> Void)?
+
+    init() {
+        previous = Diagnostics.setSink { [self] line in
+            if line.contains("slower than the notifications") { lock.withLock { captured.append(line) } } else { previous?(line) }
+        }
+    }
+
+    func remove() { if let previous { Diagnostics.setSink(previous) } }
+    var lines: [String] { lock.withLock { captured } }
+}
+
+@Test func notificationsBeyondTheBoundAreDroppedCountedAndLoggedOnce() throws {
+    let warnings = DropWarnings()
+    defer { warnings.remove() }
+    let h = Harness()
+    let (peripheral, characteristics) = try #require(h.explored())
+    let measurement = try #require(characteristics["2A37"])
+    peripheral.setNotifyValue(true, for: measurement)
+    h.flush()
+    h.respond(.written)
+    let before = h.recorder.log.count
+
+    // The delegate queue is stuck (a slow delegate) while 1,500 Handle Value Notifications of 0x0003 arrive.
+    let release = DispatchSemaphore(value: 0)
+    h.queue.async { release.wait() }
+    for index in 0..<1500 {
+        h.backend.emit(.valueNotified(Harness.peer, handle: 3, value: [UInt8(index & 0xFF), UInt8(index >> 8)], isIndication: false))
+    }
+    #expect(peripheral.droppedNotificationCount == 1500 - CBCentralManager.notificationQueueBound)
+    release.signal()
+    h.flush()
+    let values = h.recorder.log.dropFirst(before).filter { $0.hasPrefix("value 2A37") }
+    // The first 1,024 in order; the last one delivered is value 1023 (ff 03).
+    #expect(values.count == 1024 && values.last == "value 2A37 [255, 3]")
+    #expect(warnings.lines.count == 1)
+
+    // Caught up: new values flow again, and a later overflow would warn again.
+    h.emit(.valueNotified(Harness.peer, handle: 3, value: [0x06, 0x48], isIndication: false))
+    #expect(h.recorder.log.last == "value 2A37 [6, 72]")
+    #expect(peripheral.droppedNotificationCount == 476)
+}
