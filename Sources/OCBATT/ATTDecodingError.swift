@@ -45,7 +45,10 @@ public struct ATTDecodingError: Error, Hashable, Sendable, CustomStringConvertib
         self.reason = reason
     }
 
-    public var description: String {
+    public var description: String { "malformed \(opcode.name): \(detail)" }
+
+    /// What is wrong, without the PDU's name: `Length at offset 1: invalid entry length 0`.
+    public var detail: String {
         let what: String = switch reason {
         case .truncated(let needed, let available): "needs \(needed) byte(s), \(available) left"
         case .trailingBytes(let count): "\(count) unexpected trailing byte(s)"
@@ -58,6 +61,6 @@ public struct ATTDecodingError: Error, Hashable, Sendable, CustomStringConvertib
         case .unknownOpcode: "unknown opcode"
         case .unexpectedOpcode(let found): "holds \(found.name)"
         }
-        return "malformed \(opcode.name): \(field) at offset \(offset): \(what)"
+        return "\(field) at offset \(offset): \(what)"
     }
 }

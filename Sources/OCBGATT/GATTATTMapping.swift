@@ -45,7 +45,7 @@ extension GATTResponse {
         do throws(ATTDecodingError) {
             pdu = try ATTPDU(bytes: bytes)
         } catch {
-            throw GATTError.malformed(GATTMalformedResponse(response: opcode.description, reason: error.description))
+            throw GATTError.malformed(GATTMalformedResponse(error))
         }
         try self.init(pdu)
     }

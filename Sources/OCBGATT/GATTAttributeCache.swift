@@ -18,6 +18,10 @@ public struct GATTAttributeCache: Hashable, Sendable {
     public private(set) var characteristics: [UInt16: [GATTCharacteristic]] = [:]
     /// Descriptors per characteristic declaration handle, sorted by handle.
     public private(set) var descriptors: [UInt16: [GATTDescriptor]] = [:]
+    /// Parts of whole-database discovery that failed while the rest went on, in the order met (at most one per
+    /// part: one per service for includes and for characteristics, one per characteristic for descriptors, so
+    /// bounded by the database). A part discovered again successfully, or a service dropped, removes its record.
+    public private(set) var discoveryFailures: [GATTDiscoveryFailure] = []
 
     /// An empty cache.
     public init() {}
@@ -72,6 +76,13 @@ public struct GATTAttributeCache: Hashable, Sendable {
     /// Records the include declarations found in the service that starts at `serviceStart`.
     public mutating func setIncludedServices(_ found: [GATTIncludedService], ofServiceAt serviceStart: UInt16) {
         includedServices[serviceStart] = found.sorted { $0.declarationHandle < $1.declarationHandle }
+        discoveryFailures.removeAll { $0.part == .includedServices && $0.service.startHandle == serviceStart }
+    }
+
+    /// Records that a part of discovery failed (replacing an earlier record of the same part).
+    public mutating func recordDiscoveryFailure(_ failure: GATTDiscoveryFailure) {
+        discoveryFailures.removeAll { $0.part == failure.part && $0.service.startHandle == failure.service.startHandle }
+        discoveryFailures.append(failure)
     }
 
     /// Records the characteristics found in the service that starts at `serviceStart`; descriptors of
@@ -82,11 +93,13 @@ public struct GATTAttributeCache: Hashable, Sendable {
             descriptors[characteristic.declarationHandle] = nil
         }
         characteristics[serviceStart] = found.sorted { $0.declarationHandle < $1.declarationHandle }
+        discoveryFailures.removeAll { $0.part == .characteristics && $0.service.startHandle == serviceStart }
     }
 
     /// Records the descriptors found for the characteristic declared at `declarationHandle`.
     public mutating func setDescriptors(_ found: [GATTDescriptor], ofCharacteristicAt declarationHandle: UInt16) {
         descriptors[declarationHandle] = found.sorted { $0.handle < $1.handle }
+        discoveryFailures.removeAll { $0.part == .descriptors(characteristicDeclarationHandle: declarationHandle) }
     }
 
     /// Drops every service that overlaps `range`, with its contents, and returns the dropped services.
@@ -101,6 +114,7 @@ public struct GATTAttributeCache: Hashable, Sendable {
             includedServices[service.startHandle] = nil
         }
         services.removeAll { $0.handles.overlaps(range) }
+        discoveryFailures.removeAll { $0.service.handles.overlaps(range) }
         return dropped
     }
 

@@ -88,7 +88,19 @@ public final class GATTClient {
         do throws(GATTError) {
             receive(try GATTResponse(bytes: pdu))
         } catch {
-            failCurrent(error)
+            receiveInvalid(error)
+        }
+    }
+
+    /// Hands the error of an unusable response (malformed, or of the wrong kind) to the running procedure, which
+    /// fails or, for whole-database discovery, goes on with its next part.
+    func receiveInvalid(_ error: GATTError) {
+        guard let running = current else { return }
+        if let request = running.receiveInvalid(error) {
+            outgoing.append(request.pdu)
+        } else {
+            current = nil
+            pump()
         }
     }
 
@@ -238,6 +250,7 @@ public final class GATTClient {
         for (start, includes) in found.includedServices { cache.setIncludedServices(includes, ofServiceAt: start) }
         for (start, characteristics) in found.characteristics { cache.setCharacteristics(characteristics, ofServiceAt: start) }
         for (declaration, descriptors) in found.descriptors { cache.setDescriptors(descriptors, ofCharacteristicAt: declaration) }
+        for failure in found.discoveryFailures { cache.recordDiscoveryFailure(failure) }
     }
 
     /// Registers `handler` for the values notified or indicated at `valueHandle`, replacing any other

@@ -31,15 +31,15 @@ extension GATTClient {
                     switch result {
                     case .success(let pdu):
                         // The bearer decoded the response already: pick its fields, do not encode and parse it again.
-                        do throws(GATTError) { receive(try GATTResponse(pdu)) } catch { failCurrent(error) }
+                        do throws(GATTError) { receive(try GATTResponse(pdu)) } catch { receiveInvalid(error) }
                     case .failure(.errorResponse(let response)):
                         receive(.error(response.error, handle: response.attributeHandle))
                     case .failure(.timeout): close(.timeout)
                     case .failure(.bearerClosed): close(.disconnected)
                     case .failure(.invalidResponse(let error)):
-                        failCurrent(.malformed(GATTMalformedResponse(response: error.opcode.description, reason: error.description)))
+                        receiveInvalid(.malformed(GATTMalformedResponse(error)))
                     case .failure(.unexpectedResponse(let received, _)):
-                        failCurrent(.unexpectedResponse(received.description))
+                        receiveInvalid(.unexpectedResponse(received.description))
                     case .failure(let error):
                         failCurrent(.invalidRequest(error.description))
                     }

@@ -8,8 +8,13 @@ import OCBATT
 /// for descriptors, Discover All Characteristic Descriptors (§4.7.1). Secondary services named by include
 /// declarations and not yet known are added and discovered the same way.
 ///
-/// The output is the part of the database found, as a ``GATTAttributeCache``; after a failure ``found`` holds
-/// everything found up to it (the failing service's partial characteristics included).
+/// A service's includes, characteristics or a characteristic's descriptors that end in an error (a malformed response,
+/// an ATT error other than Attribute Not Found) fail that part only: it is recorded in
+/// ``GATTAttributeCache/discoveryFailures`` (with what it found before the error) and discovery goes on with the next
+/// part (a service whose characteristics failed gets no descriptor search). Only a failure of the primary service
+/// discovery itself fails the whole procedure; ``found`` then holds the services found up to it.
+///
+/// The output is the part of the database found, as a ``GATTAttributeCache``.
 struct GATTDiscoverDatabase: GATTProcedure {
     let range: ClosedRange<UInt16>
     /// What has been found so far (also after a failure).
@@ -57,6 +62,11 @@ struct GATTDiscoverDatabase: GATTProcedure {
         return run(step)
     }
 
+    /// An unusable response fails the part that sent the request, as an error step of that part would.
+    mutating func receiveInvalidResponse(_ error: GATTError) -> GATTStep<GATTAttributeCache> {
+        run(.failed(error))
+    }
+
     /// A stage's step without its output (the output is read from the stage's procedure).
     private enum SubStep {
         case send(GATTRequest)
@@ -81,7 +91,10 @@ struct GATTDiscoverDatabase: GATTProcedure {
                 return .send(request)
             case .failed(let error):
                 record()
-                return .failed(error)
+                guard let failure = failure(error) else { return .failed(error) }
+                found.recordDiscoveryFailure(failure)
+                guard let next = startStageAfterFailure() else { return .finished(found) }
+                step = next
             case .done:
                 record()
                 guard let next = startNextStage() else { return .finished(found) }
@@ -112,6 +125,30 @@ struct GATTDiscoverDatabase: GATTProcedure {
             guard characteristics.indices.contains(position) else { return }
             found.setDescriptors(procedure.found, ofCharacteristicAt: characteristics[position].declarationHandle)
         }
+    }
+
+    /// The record of the current part failing with `error`; nil while discovering the primary services (nothing goes
+    /// on without them).
+    private func failure(_ error: GATTError) -> GATTDiscoveryFailure? {
+        switch stage {
+        case .services: return nil
+        case .includes(let index, _):
+            return services.indices.contains(index) ? GATTDiscoveryFailure(service: services[index], part: .includedServices, error: error) : nil
+        case .characteristics(let index, _):
+            return services.indices.contains(index) ? GATTDiscoveryFailure(service: services[index], part: .characteristics, error: error) : nil
+        case .descriptors(let index, let characteristics, let position, _):
+            guard services.indices.contains(index), characteristics.indices.contains(position) else { return nil }
+            return GATTDiscoveryFailure(service: services[index],
+                                        part: .descriptors(characteristicDeclarationHandle: characteristics[position].declarationHandle),
+                                        error: error)
+        }
+    }
+
+    /// After a failed part, the next part: the service's characteristics after its includes, the next characteristic's
+    /// descriptors after one's descriptors, the next service after its characteristics (their descriptors unsearched).
+    private mutating func startStageAfterFailure() -> SubStep? {
+        if case .characteristics(let index, _) = stage { return startIncludes(of: index + 1) }
+        return startNextStage()
     }
 
     /// Moves to the stage after the current one and returns its first step, or nil when discovery is complete.

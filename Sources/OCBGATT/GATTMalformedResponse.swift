@@ -1,4 +1,5 @@
 // What was wrong with a response that does not fit the procedure that asked for it.
+import OCBATT
 
 /// A response a procedure could not use: which response and what was wrong with it
 /// (e.g. a characteristic declaration value of 7 bytes, a handle of 0x0000, a Read Multiple
@@ -13,6 +14,11 @@ public struct GATTMalformedResponse: Error, Hashable, Sendable, CustomStringConv
     public init(response: String, reason: String) {
         self.response = response
         self.reason = reason
+    }
+
+    /// The response an ATT decoding error is about: its PDU's spec name and what is wrong (``ATTDecodingError/detail``).
+    public init(_ error: ATTDecodingError) {
+        self.init(response: error.opcode.description, reason: error.detail)
     }
 
     public var description: String { "malformed \(response): \(reason)" }

@@ -20,9 +20,16 @@ protocol GATTProcedure {
     mutating func start() -> GATTStep<Output>
     /// The step after the response to the last request sent.
     mutating func receive(_ response: GATTResponse) -> GATTStep<Output>
+    /// The step after the response to the last request could not be used: `error` is ``GATTError/malformed(_:)``
+    /// (it did not decode) or ``GATTError/unexpectedResponse(_:)`` (another kind than the request calls for).
+    /// Default: the procedure fails with it; whole-database discovery fails only the part that sent the request.
+    mutating func receiveInvalidResponse(_ error: GATTError) -> GATTStep<Output>
 }
 
 extension GATTProcedure {
+    /// Fails the procedure with the error of an unusable response.
+    mutating func receiveInvalidResponse(_ error: GATTError) -> GATTStep<Output> { .failed(error) }
+
     /// The failure for a response of the wrong kind.
     func unexpected(_ response: GATTResponse) -> GATTStep<Output> {
         if case .error(let code, let handle) = response { return .failed(.att(code, handle: handle)) }

@@ -6,7 +6,10 @@ protocol GATTRunningProcedure: AnyObject {
     func start() -> GATTRequest?
     /// The next request after `response`, or nil when the procedure ended (its completion has run).
     func receive(_ response: GATTResponse) -> GATTRequest?
-    /// Ends the procedure with `error` (timeout, disconnection, a malformed PDU).
+    /// The next request after a response that could not be used (malformed, or of the wrong kind), or nil when the
+    /// procedure ended (its completion has run).
+    func receiveInvalid(_ error: GATTError) -> GATTRequest?
+    /// Ends the procedure with `error` (timeout, disconnection, a request the bearer could not carry).
     func fail(_ error: GATTError)
 }
 
@@ -23,6 +26,8 @@ final class GATTProcedureRunner<Procedure: GATTProcedure>: GATTRunningProcedure 
     func start() -> GATTRequest? { take(procedure.start()) }
 
     func receive(_ response: GATTResponse) -> GATTRequest? { take(procedure.receive(response)) }
+
+    func receiveInvalid(_ error: GATTError) -> GATTRequest? { take(procedure.receiveInvalidResponse(error)) }
 
     func fail(_ error: GATTError) { end(.failure(error)) }
 

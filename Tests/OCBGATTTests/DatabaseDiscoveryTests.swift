@@ -101,4 +101,35 @@ import OCBATT
         #expect(changes.isEmpty && lines == [line])
         #expect(client.cache == before && server.requestCount == requests)
     }
+
+    @Test func aMalformedResponseFailsOneServicesCharacteristicsAndDiscoveryGoesOn() {
+        let server = makeServer()
+        // Read By Type Requests for «Characteristic» (0x2803) inside Battery (0x000A-0x0011) get ATT_READ_BY_TYPE_RSP
+        // with Length 0, which no entry can have (Core v5.4 Vol 3 Part F §3.4.4.2): malformed.
+        server.misbehave = { pdu in
+            guard pdu.count == 7, pdu[0] == 0x08, pdu[5] == 0x03, pdu[6] == 0x28 else { return nil }
+            let start = UInt16(pdu[1]) | UInt16(pdu[2]) << 8
+            return (0x000A...0x0011).contains(start) ? [0x09, 0x00] : nil
+        }
+        let client = GATTClient()
+        client.subscribesToServiceChanged = false
+        let outcome = Outcome<GATTAttributeCache>()
+        client.discoverDatabase(completion: outcome.completion)
+        server.serve(client)
+        guard let cache = outcome.value else {
+            Issue.record("whole-database discovery failed: \(String(describing: outcome.result))")
+            return
+        }
+        // Every service, the other services' characteristics, Battery's include; Battery's characteristics marked failed.
+        #expect(cache.services.map(\.startHandle) == [0x0001, 0x0006, 0x000A, 0x0020])
+        #expect(cache.characteristics[0x0020]?.map(\.uuid) == [BluetoothUUID(0x2A29)])
+        #expect(cache.characteristics[0x0006]?.map(\.uuid) == [BluetoothUUID(0x2A05)])
+        #expect(cache.includedServices[0x000A]?.map(\.startHandle) == [0x0020])
+        #expect(cache.characteristics[0x000A] == [])
+        let battery = GATTService(uuid: BluetoothUUID(0x180F), isPrimary: true, startHandle: 0x000A, endHandle: 0x0011)
+        #expect(cache.discoveryFailures == [GATTDiscoveryFailure(
+            service: battery, part: .characteristics,
+            error: .malformed(GATTMalformedResponse(response: "ATT_READ_BY_TYPE_RSP", reason: "Length at offset 1: invalid entry length 0")))])
+        #expect(cache.discoveryFailures.first?.description.hasPrefix("characteristics of service 0x000A-0x0011 180F") == true)
+    }
 }

@@ -14,6 +14,8 @@ final class ScriptedATTServer {
     var attributes: [Attribute] = []
     var mtu = 23
     private(set) var requestCount = 0
+    /// When set, answers a request instead of the database (nil: the database answers).
+    var misbehave: (([UInt8]) -> [UInt8]?)?
 
     /// Adds a service declaration, its includes (start, end, 16-bit UUID or nil) and characteristics
     /// (properties, UUID, descriptor UUIDs), handles assigned in order from `start`. Returns the service's end handle.
@@ -114,7 +116,7 @@ final class ScriptedATTServer {
         while true {
             let sent = client.takeOutgoing()
             guard !sent.isEmpty else { return }
-            for pdu in sent { client.receiveResponse(answer(pdu)) }
+            for pdu in sent { client.receiveResponse(misbehave?(pdu) ?? answer(pdu)) }
         }
     }
 }
