@@ -96,6 +96,22 @@ def failing(read_error: int | None, write_error: int | None) -> CharacteristicVa
     return CharacteristicValue(read=read if read_error else None, write=write if write_error else None)
 
 
+def install_discovery_fault(server, app) -> None:
+    """Alpha's control 07: while `app.break_discovery` is set, Read By Type Requests for «Characteristic» (0x2803)
+    starting inside the Tx Power secondary service (0x0024-0x0026) get ATT_READ_BY_TYPE_RSP with Length 0, which
+    no entry can have (Core v5.4 Vol 3 Part F §3.4.4.2): a malformed response in one service's discovery."""
+    original = server.on_att_read_by_type_request
+
+    def read_by_type(bearer, request):
+        if (getattr(app, 'break_discovery', False) and request.attribute_type == gatt.GATT_CHARACTERISTIC_ATTRIBUTE_TYPE
+                and 0x0024 <= request.starting_handle <= 0x0026):
+            server.send_gatt_pdu(bearer, bytes([0x09, 0x00]))
+            return None
+        return original(bearer, request)
+
+    server.on_att_read_by_type_request = read_by_type
+
+
 class PeripheralApp:
     """One peripheral's database plus the behaviour behind its control characteristics."""
 
@@ -289,6 +305,7 @@ class AlphaApp(PeripheralApp):
             await self.device.indicate_subscribers(self.service_changed, value)
 
     def restore(self) -> None:
+        self.break_discovery = False
         self.writable.value = WRITABLE_INITIAL
         self.reliable.value = RELIABLE_INITIAL
         self.reliable_description.value = b'Reliable write target'
@@ -318,6 +335,8 @@ class AlphaApp(PeripheralApp):
             loop.create_task(update())
         elif op == 0x06:
             self.restore()
+        elif op == 0x07:
+            self.break_discovery = True
         else:
             raise att.ATT_Error(error_code=APPLICATION_ERROR)
 

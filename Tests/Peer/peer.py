@@ -59,6 +59,8 @@ async def make_advertiser(link: PeerLink, name: str, address: str, adv_type: int
     if app is not None:
         device.add_services(app.services())
         databases.fix_include_declarations(device.gatt_server)
+        if name == 'alpha':
+            databases.install_discovery_fault(device.gatt_server, app)
     await device.power_on()
     await device.start_advertising(advertising_type=AdvertisingType(adv_type), own_address_type=1,
                                    auto_restart=adv_type == adv.ADV_TYPE_IND, advertising_data=adv_data,

@@ -9,8 +9,11 @@ import Foundation
 ///
 /// Text: a device line (`C1:A0:00:00:00:01 (random) "OCB Alpha" -45 dBm`), the tree (``GATTTreePrinter``: services
 /// in handle order, secondary ones included, with includes, characteristics, descriptors, values decoded), lines
-/// `not readable: …` for reads the peer refused, and
-/// `summary: 8 services (2 secondary), 31 characteristics, 23 descriptors, 40 values read, 3 not readable`.
+/// `not discovered: …` for a part of discovery that failed with the link up (a malformed response, an ATT error: the
+/// rest of the tree is still shown), `not readable: …` for reads the peer refused, and
+/// `summary: 8 services (2 secondary), 31 characteristics, 23 descriptors, 40 values read, 3 not readable` (with
+/// `, 1 part not discovered` when a part failed; then, after the whole tree, exit 1 with
+/// `cbtool: error: 1 part of the database could not be discovered (see "not discovered:")`).
 /// JSON: `{"type":"device",…}`, a `service` object per service and a `characteristic` object per characteristic
 /// (each with `"address"`), then `{"type":"summary",…,"readErrors":[{"handle":…,"error":…}]}`.
 /// Progress (`scanning for …`, `connecting to …`, `discovering services…`, `reading values…`, `disconnecting…`) goes to stderr.
@@ -34,6 +37,7 @@ enum GATTCommand {
         let tree = database.tree
         GATTTreePrinter.emit(tree, to: output, extra: ["address": .string(address)])
 
+        for message in database.discoveryErrors { output.note("not discovered: " + message) }
         let errors = database.readErrors.sorted { $0.key < $1.key }
         for (_, message) in errors { output.note("not readable: " + message) }
         let secondary = tree.filter { !$0.isPrimary }.count
@@ -41,10 +45,16 @@ enum GATTCommand {
         let descriptors = tree.reduce(0) { $0 + $1.characteristics.reduce(0) { $0 + $1.descriptors.count } }
         output.emit("summary: \(GATTText.count(tree.count, "services")) (\(secondary) secondary), "
                     + "\(GATTText.count(characteristics, "characteristics")), \(GATTText.count(descriptors, "descriptors")), "
-                    + "\(GATTText.count(database.values.count, "values")) read, \(errors.count) not readable",
+                    + "\(GATTText.count(database.values.count, "values")) read, \(errors.count) not readable"
+                    + (database.discoveryErrors.isEmpty ? "" : ", \(GATTText.count(database.discoveryErrors.count, "parts")) not discovered"),
                     json: ["type": "summary", "address": .string(address), "services": .integer(tree.count),
                            "secondaryServices": .integer(secondary), "characteristics": .integer(characteristics),
                            "descriptors": .integer(descriptors), "valuesRead": .integer(database.values.count),
-                           "readErrors": .array(errors.map { ["handle": .integer($0.key), "error": .string($0.value)] })])
+                           "readErrors": .array(errors.map { ["handle": .integer($0.key), "error": .string($0.value)] }),
+                           "discoveryErrors": .array(database.discoveryErrors.map { .string($0) })])
+        if !database.discoveryErrors.isEmpty {
+            throw .failure("\(GATTText.count(database.discoveryErrors.count, "parts")) of the database could not be discovered "
+                           + "(see \"not discovered:\"); the device's responses were malformed or refused")
+        }
     }
 }

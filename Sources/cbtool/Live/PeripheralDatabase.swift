@@ -14,6 +14,10 @@ struct PeripheralDatabase {
     var values: [UInt16: [UInt8]] = [:]
     /// Reads that failed, by attribute handle: the error text.
     var readErrors: [UInt16: String] = [:]
+    /// Parts of discovery that failed with the link still up (a service's includes or characteristics, a
+    /// characteristic's descriptors), in the order met: "discovering the characteristics of 1804 failed: …". The tree
+    /// shows what the other parts found.
+    var discoveryErrors: [String] = []
 
     /// Every characteristic, in handle order.
     var characteristics: [CBCharacteristic] { services.flatMap { $0.characteristics ?? [] } }
@@ -67,14 +71,17 @@ extension CentralSession {
             return error.map { .failure($0) } ?? .success(())
         }
         var services = peripheral.services ?? []
+        var failures: [String] = []
         var index = 0
         while index < services.count {
             let service = services[index]
             index += 1
-            try request("discovering the services \(GATTText.uuid(service.uuid.bluetoothUUID)) includes", on: peripheral,
-                        start: { peripheral.discoverIncludedServices(nil, for: service) }) { event -> Result<Void, any Error>? in
-                guard case .includedServicesDiscovered(let answered, let error) = event, answered === service else { return nil }
-                return error.map { .failure($0) } ?? .success(())
+            try tolerating(&failures, on: peripheral) { () throws(ToolError) in
+                try request("discovering the services \(GATTText.uuid(service.uuid.bluetoothUUID)) includes", on: peripheral,
+                            start: { peripheral.discoverIncludedServices(nil, for: service) }) { event -> Result<Void, any Error>? in
+                    guard case .includedServicesDiscovered(let answered, let error) = event, answered === service else { return nil }
+                    return error.map { .failure($0) } ?? .success(())
+                }
             }
             for included in service.includedServices ?? []
             where !services.contains(where: { $0.attributeHandles.lowerBound == included.attributeHandles.lowerBound }) {
@@ -85,20 +92,26 @@ extension CentralSession {
 
         Self.progress("discovering characteristics…")
         for service in services {
-            try request("discovering the characteristics of \(GATTText.uuid(service.uuid.bluetoothUUID))", on: peripheral,
-                        start: { peripheral.discoverCharacteristics(nil, for: service) }) { event -> Result<Void, any Error>? in
-                guard case .characteristicsDiscovered(let answered, let error) = event, answered === service else { return nil }
-                return error.map { .failure($0) } ?? .success(())
-            }
-            for characteristic in service.characteristics ?? [] {
-                try request("discovering the descriptors of \(AttributeText.name(characteristic))", on: peripheral,
-                            start: { peripheral.discoverDescriptors(for: characteristic) }) { event -> Result<Void, any Error>? in
-                    guard case .descriptorsDiscovered(let answered, let error) = event, answered === characteristic else { return nil }
+            let found = try tolerating(&failures, on: peripheral) { () throws(ToolError) in
+                try request("discovering the characteristics of \(GATTText.uuid(service.uuid.bluetoothUUID))", on: peripheral,
+                            start: { peripheral.discoverCharacteristics(nil, for: service) }) { event -> Result<Void, any Error>? in
+                    guard case .characteristicsDiscovered(let answered, let error) = event, answered === service else { return nil }
                     return error.map { .failure($0) } ?? .success(())
+                }
+            }
+            guard found else { continue }
+            for characteristic in service.characteristics ?? [] {
+                try tolerating(&failures, on: peripheral) { () throws(ToolError) in
+                    try request("discovering the descriptors of \(AttributeText.name(characteristic))", on: peripheral,
+                                start: { peripheral.discoverDescriptors(for: characteristic) }) { event -> Result<Void, any Error>? in
+                        guard case .descriptorsDiscovered(let answered, let error) = event, answered === characteristic else { return nil }
+                        return error.map { .failure($0) } ?? .success(())
+                    }
                 }
             }
         }
         var database = PeripheralDatabase(services: services)
+        database.discoveryErrors = failures
         guard readValues else { return database }
 
         Self.progress("reading values…")
@@ -121,11 +134,25 @@ extension CentralSession {
     /// A failure that leaves the link down (or the session interrupted) ends the discovery.
     private func readInto(_ database: inout PeripheralDatabase, handle: UInt16, on peripheral: CBPeripheral,
                           _ body: () throws(ToolError) -> [UInt8]) throws(ToolError) {
+        var failures: [String] = []
+        var value: [UInt8]?
+        try tolerating(&failures, on: peripheral) { () throws(ToolError) in value = try body() }
+        if let value { database.values[handle] = value }
+        if let failure = failures.first { database.readErrors[handle] = failure }
+    }
+
+    /// Runs one step of the database's discovery or reading: its error is appended to `failures` and the caller goes
+    /// on while the link is up; one that leaves it down (or the session interrupted) is thrown. True when it succeeded.
+    @discardableResult
+    private func tolerating(_ failures: inout [String], on peripheral: CBPeripheral,
+                            _ body: () throws(ToolError) -> Void) throws(ToolError) -> Bool {
         do {
-            database.values[handle] = try body()
+            try body()
+            return true
         } catch {
             guard peripheral.state == .connected else { throw error }
-            database.readErrors[handle] = error.message
+            failures.append(error.message)
+            return false
         }
     }
 }
