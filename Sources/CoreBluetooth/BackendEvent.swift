@@ -26,6 +26,9 @@ package enum BackendEvent: Sendable, Equatable {
     case mtuChanged(PeerAddress, mtu: Int)
     /// Whether a Write Command can be queued now (controller ACL buffers, Vol 4 Part E §4.1.1).
     case writeWithoutResponseAvailability(PeerAddress, canSend: Bool)
+    /// One Write Without Response the facade handed over has gone to the link (or was dropped); `canSend` as in
+    /// ``writeWithoutResponseAvailability(_:canSend:)`` right after it. Sent once per `write(…withResponse: false)`.
+    case writeWithoutResponseSent(PeerAddress, canSend: Bool)
     /// The peer's Service Changed indication (Vol 3 Part G §7.1): attributes in `range` changed.
     case servicesChanged(PeerAddress, range: ClosedRange<UInt16>)
     /// The peer's GAP Device Name (0x2A00, Vol 3 Part C §12.1) was read or changed.

@@ -30,6 +30,10 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
     var storedServices: [CBService]?
     var mtu = 23
     var storedCanSend = true
+    /// Write Without Response values handed to the backend and not yet reported sent.
+    var writesWithoutResponseInFlight = 0
+    /// True after the warning about writes dropped past ``writeWithoutResponseLimit``, until the writes drained.
+    var writeDropLogged = false
     /// The last RSSI `readRSSI()` read, dBm (the deprecated `rssi` property).
     var storedRSSI: NSNumber?
     /// Requests not yet answered, oldest first.
@@ -62,7 +66,21 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
     /// The services discovered so far, nil before `discoverServices(_:)` answered (and after a disconnect).
     open var services: [CBService]? { lock.run { storedServices } }
     /// False while the controller's buffers are full; `peripheralIsReady(toSendWriteWithoutResponse:)` follows.
-    open var canSendWriteWithoutResponse: Bool { lock.run { storedCanSend } }
+    open var canSendWriteWithoutResponse: Bool { lock.run { canSendNow } }
+
+    /// At most this many Write Without Response values are on their way to the link at once (see
+    /// ``canSendWriteWithoutResponse``): Apple's loop `while canSendWriteWithoutResponse { write }` sends that many,
+    /// then `peripheralIsReady(toSendWriteWithoutResponse:)` says when to go on.
+    static let writeWithoutResponseWindow = 8
+    /// Writes past this many in flight (an app that ignores `canSendWriteWithoutResponse`) are dropped with one
+    /// warning line, so memory stays bounded.
+    static let writeWithoutResponseInFlightLimit = 256
+
+    /// True while connected, the host's queue toward the controller has room and fewer than
+    /// ``writeWithoutResponseWindow`` writes are on their way (lock held).
+    var canSendNow: Bool {
+        storedState == .connected && storedCanSend && writesWithoutResponseInFlight < Self.writeWithoutResponseWindow
+    }
     /// Whether ANCS is authorized; always false on Linux.
     open var ancsAuthorized: Bool { false }
     /// The RSSI of the connection in dBm from the last successful `readRSSI()` (HCI Read RSSI, Core v5.4 Vol 4
@@ -138,13 +156,20 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
                 if bytes.count > Self.writeWithoutResponseLimit(mtu: mtu) {
                     return "write without response of \(bytes.count) bytes exceeds maximumWriteValueLength \(Self.writeWithoutResponseLimit(mtu: mtu)) - ignoring it"
                 }
-                operations.append(PendingOperation(id: nil, kind: .writeCharacteristic(characteristic, bytes, withResponse: false)))
+                if writesWithoutResponseInFlight >= Self.writeWithoutResponseInFlightLimit {
+                    defer { writeDropLogged = true }
+                    return writeDropLogged ? "" : "\(Self.writeWithoutResponseInFlightLimit) writes without response are on their way; "
+                        + "further ones are dropped until they have gone (check canSendWriteWithoutResponse before writing)"
+                }
+                writesWithoutResponseInFlight += 1
                 return nil
             }
             if let refusal {
-                Diagnostics.warning(refusal)
+                if !refusal.isEmpty { Diagnostics.warning(refusal) }
             } else {
-                queue.async { self.pump() }
+                // A command, not a request (Vol 3 Part F §3.3): it goes out now, while the caller runs, not behind
+                // the requests waiting for their responses.
+                backend.write(peer, request: nil, handle: characteristic.valueHandle, value: bytes, withResponse: false)
             }
         }
     }

@@ -25,13 +25,9 @@ extension CBCentralManager {
         case .mtuChanged(let peer, let mtu):
             lock.run { active[peer]?.mtu = max(23, min(mtu, 517)) }
         case .writeWithoutResponseAvailability(let peer, let canSend):
-            guard let peripheral = lock.run({ active[peer] }) else { return }
-            let becameReady: Bool = lock.run {
-                let was = peripheral.storedCanSend
-                peripheral.storedCanSend = canSend
-                return canSend && !was && peripheral.storedState == .connected
-            }
-            if becameReady { peripheral.delegate?.peripheralIsReady(toSendWriteWithoutResponse: peripheral) }
+            writeWithoutResponseUpdate(peer, canSend: canSend, sent: false)
+        case .writeWithoutResponseSent(let peer, let canSend):
+            writeWithoutResponseUpdate(peer, canSend: canSend, sent: true)
         case .servicesChanged(let peer, let range):
             guard let peripheral = lock.run({ active[peer] }) else { return }
             let invalidated: [CBService] = lock.run {
@@ -106,12 +102,27 @@ extension CBCentralManager {
         delegate?.centralManager(self, didDiscover: peripheral, advertisementData: data, rssi: NSNumber(value: rssi))
     }
 
+    /// The host's room for Write Commands changed, or one write went out (`sent`): `peripheralIsReady` when
+    /// `canSendWriteWithoutResponse` turns true.
+    private func writeWithoutResponseUpdate(_ peer: PeerAddress, canSend: Bool, sent: Bool) {
+        guard let peripheral = lock.run({ active[peer] }) else { return }
+        let becameReady: Bool = lock.run {
+            let was = peripheral.canSendNow
+            peripheral.storedCanSend = canSend
+            if sent { peripheral.writesWithoutResponseInFlight = max(0, peripheral.writesWithoutResponseInFlight - 1) }
+            if peripheral.writesWithoutResponseInFlight == 0 { peripheral.writeDropLogged = false }
+            return !was && peripheral.canSendNow
+        }
+        if becameReady { peripheral.delegate?.peripheralIsReady(toSendWriteWithoutResponse: peripheral) }
+    }
+
     private func handleConnected(_ peer: PeerAddress, mtu: Int) {
         let peripheral: CBPeripheral? = lock.run {
             guard let peripheral = active[peer], peripheral.storedState == .connecting else { return nil }
             peripheral.storedState = .connected
             peripheral.mtu = max(23, min(mtu, 517))
             peripheral.storedCanSend = true
+            peripheral.writesWithoutResponseInFlight = 0
             return peripheral
         }
         guard let peripheral else { return }

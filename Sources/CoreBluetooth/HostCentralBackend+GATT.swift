@@ -112,11 +112,12 @@ extension HostCentralBackend {
         }
     }
 
-    /// A Write Command (Vol 3 Part G §4.9.1); when the host's buffers are full afterwards the facade is told, and
-    /// told again by ``Host/HostEvent/readyToSendWriteWithoutResponse(handle:)`` when they drained.
+    /// A Write Command (Vol 3 Part G §4.9.1), then ``BackendEvent/writeWithoutResponseSent(_:canSend:)`` with whether
+    /// the host's ACL queue toward the controller has room; when it had none, ``Host/HostEvent/readyToSendWriteWithoutResponse(handle:)``
+    /// says when it drained (as ``BackendEvent/writeWithoutResponseAvailability(_:canSend:)`` true).
     func writeWithoutResponse(_ peer: PeerAddress, handle: UInt16, value: [UInt8]) {
         queue.async { [self] in
-            guard let link = links[peer] else { return }
+            guard let link = links[peer] else { return emit(.writeWithoutResponseSent(peer, canSend: false)) }
             host.withGATT(link.handle) { client in
                 do {
                     try client?.writeWithoutResponse(value, to: handle)
@@ -124,10 +125,9 @@ extension HostCentralBackend {
                     Diagnostics.warning("write without response to 0x\(String(handle, radix: 16)) dropped: \(error)")
                 }
             }
-            // Asked after the write was queued on the host's queue, so it sees it.
-            if !host.canSendWriteWithoutResponse(link.handle) {
-                emit(.writeWithoutResponseAvailability(peer, canSend: false))
-            }
+            // Asked after the write was queued on the host's queue, so it sees it; false arms the host's
+            // readyToSendWriteWithoutResponse for when its ACL queue drains.
+            emit(.writeWithoutResponseSent(peer, canSend: host.canSendWriteWithoutResponse(link.handle)))
         }
     }
 

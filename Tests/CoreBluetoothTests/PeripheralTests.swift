@@ -191,6 +191,44 @@ import Testing
     #expect(peripheral.maximumWriteValueLength(for: .withoutResponse) == 244)
 }
 
+@Test func applesWriteLoopSendsAWindowAtOnceAndGoesOnWhenReady() throws {
+    let h = Harness()
+    let (peripheral, characteristics) = try #require(h.explored())
+    let control = try #require(characteristics["2A39"])
+    let before = h.backend.calls.count
+    // Apple's loop: write while canSendWriteWithoutResponse. It stops after the window, and every write reached the
+    // backend while the loop ran (no flush of the delegate queue in between).
+    var written = 0
+    while peripheral.canSendWriteWithoutResponse, written < 10_000 {
+        peripheral.writeValue(Data([UInt8(written)]), for: control, type: .withoutResponse)
+        written += 1
+    }
+    #expect(written == CBPeripheral.writeWithoutResponseWindow)
+    #expect(h.backend.calls.count - before == written)
+    #expect(h.backend.calls.last == "write 8 07 cmd")
+    // The backend reports each write gone, with room left: the first report makes canSend true again (once).
+    for _ in 0..<written { h.emit(.writeWithoutResponseSent(Harness.peer, canSend: true)) }
+    #expect(peripheral.canSendWriteWithoutResponse)
+    #expect(h.recorder.log.filter { $0 == "ready" }.count == 1)
+    // Reported sent but the host's ACL queue is full: not ready until the host says it drained.
+    peripheral.writeValue(Data([0xAA]), for: control, type: .withoutResponse)
+    h.emit(.writeWithoutResponseSent(Harness.peer, canSend: false))
+    #expect(!peripheral.canSendWriteWithoutResponse)
+    h.emit(.writeWithoutResponseAvailability(Harness.peer, canSend: true))
+    #expect(peripheral.canSendWriteWithoutResponse && h.recorder.log.filter { $0 == "ready" }.count == 2)
+}
+
+@Test func writesPastTheInFlightLimitAreDroppedNotQueued() throws {
+    let h = Harness()
+    let (peripheral, characteristics) = try #require(h.explored())
+    let control = try #require(characteristics["2A39"])
+    let before = h.backend.calls.count
+    // An app that ignores canSendWriteWithoutResponse: 20,000 writes with none reported sent.
+    for index in 0..<20_000 { peripheral.writeValue(Data([UInt8(index & 0xFF)]), for: control, type: .withoutResponse) }
+    #expect(h.backend.calls.count - before == CBPeripheral.writeWithoutResponseInFlightLimit)
+    #expect(!peripheral.canSendWriteWithoutResponse)
+}
+
 @Test func serviceChangedNameAndRSSIErrors() throws {
     let h = Harness()
     let (peripheral, characteristics) = try #require(h.explored())
