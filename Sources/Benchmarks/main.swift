@@ -4,6 +4,8 @@
 //   --only TEXT   runs the benchmarks whose name contains TEXT (case-insensitive; "none" runs none)
 //   --passes N    runs exactly N passes each, no warm-up (for allocation counts under heaptrack)
 //   directory     default: Fixtures/captures of this package
+//      or: swift run -c release Benchmarks --peer [--notifications N]
+//   --peer        against the virtual peer (scripts/setup's venv): CPU per notification and discovery round trips
 
 import OCBAdvertising
 import OCBATT
@@ -17,13 +19,19 @@ var only: String?
 var fixedPasses: Int?
 var directory = defaultDirectory
 var arguments = CommandLine.arguments.dropFirst()
+var peer = false
+var notificationCount = 20_000
 while let argument = arguments.popFirst() {
     switch argument {
+    case "--peer": peer = true
+    case "--notifications": notificationCount = arguments.popFirst().flatMap { Int($0) } ?? notificationCount
     case "--only": only = arguments.popFirst()?.lowercased()
     case "--passes": fixedPasses = arguments.popFirst().flatMap { Int($0) }.map { max(1, $0) }
     default: directory = argument
     }
 }
+
+if peer { exit(runPeerBenchmarks(notifications: notificationCount) ? 0 : 1) }
 
 let corpus: Corpus
 do {
