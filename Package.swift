@@ -29,7 +29,7 @@ let package = Package(
         ),
         .target(name: "OCBHost", dependencies: ["OCBCore", "OCBAdvertising", "OCBHCI", "OCBL2CAP", "OCBATT", "OCBGATT", "COCBBlueZ"]),
         .target(name: "OCBToolKit", dependencies: ["OCBCore", "OCBAdvertising", "OCBHCI", "OCBL2CAP", "OCBATT"]),
-        .target(name: "CoreBluetooth", dependencies: ["OCBCore", "OCBAdvertising", "OCBHCI", "OCBGATT", "OCBHost"]),
+        .target(name: "CoreBluetooth", dependencies: ["OCBCore", "OCBAdvertising", "OCBHCI", "OCBATT", "OCBGATT", "OCBHost"]),
         .executableTarget(name: "cbtool", dependencies: ["OCBToolKit", "CoreBluetooth", "OCBHost", "OCBHCI", "OCBAdvertising", "OCBCore", "OCBATT"]),
         .executableTarget(name: "CentralExample", dependencies: ["CoreBluetooth"]),
         .executableTarget(name: "RestorationExample", dependencies: ["CoreBluetooth"]),

@@ -1,4 +1,6 @@
 // What the host runtime reports to the CoreBluetooth facade: state, advertisements, connections, GATT results.
+package import OCBATT
+package import OCBHCI
 package import OCBAdvertising
 package import OCBCore
 
@@ -13,11 +15,11 @@ package enum BackendEvent: Sendable, Equatable {
     /// The connection to `peer` is up and the ATT MTU is `mtu` (23 if not exchanged; Vol 3 Part F §3.2.8).
     case connected(PeerAddress, mtu: Int)
     /// A connection attempt ended without a connection; `reason` is the HCI error code (Vol 1 Part F §1.3).
-    case connectionFailed(PeerAddress, reason: UInt8)
+    case connectionFailed(PeerAddress, reason: HCIErrorCode)
     /// The connection ended; `reason` is the HCI error code of Disconnection Complete (Vol 4 Part E §7.7.5):
     /// 0x08 Connection Timeout, 0x13 Remote User Terminated, 0x16 Connection Terminated by Local Host, ...;
     /// `error` is `.timeout` when the host ended the link because an ATT transaction timed out (Vol 3 Part F §3.3.3).
-    case disconnected(PeerAddress, reason: UInt8, error: BackendError? = nil)
+    case disconnected(PeerAddress, reason: HCIErrorCode, error: BackendError? = nil)
     /// The result of the request `RequestID` on `peer`.
     case response(PeerAddress, RequestID, BackendResponse)
     /// A Handle Value Notification (`isIndication` false) or Indication (Vol 3 Part F §3.4.7.1/§3.4.7.2).
@@ -56,7 +58,7 @@ package enum BackendResponse: Sendable, Equatable {
 /// Why a request failed.
 package enum BackendError: Error, Sendable, Equatable {
     /// An ATT Error Response with this Error Code (Vol 3 Part F §3.4.1.1) → `CBATTError`.
-    case att(UInt8)
+    case att(ATTError)
     /// The ATT transaction timed out (30 s, Vol 3 Part F §3.3.3) → `CBError.connectionTimeout`.
     case timeout
     /// The link went down during the request → `CBError.peripheralDisconnected`.

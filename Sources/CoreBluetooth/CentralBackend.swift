@@ -119,7 +119,7 @@ package protocol CentralBackend: AnyObject, Sendable {
     /// (Vol 3 Part G §3.3.3.3): `configuration` is 0x0000 off, 0x0001 notify, 0x0002 indicate.
     /// `cccdHandle` is given when the app discovered descriptors; otherwise the backend finds the 0x2902 descriptor
     /// in `valueHandle+1 ... endHandle` itself. Responds with `.written`; a characteristic without a CCCD
-    /// responds with `.failure(.att(0x0A))` (Attribute Not Found).
+    /// responds with `.failure(.att(.attributeNotFound))` (Attribute Not Found).
     func setNotification(_ peer: PeerAddress, request: RequestID, valueHandle: UInt16, endHandle: UInt16,
                          cccdHandle: UInt16?, configuration: UInt16)
     /// Reads the RSSI of the connection (HCI Read RSSI, Vol 4 Part E §7.5.4), dBm. Responds with `.rssi`.

@@ -1,4 +1,5 @@
 // How a central manager turns backend events into state changes and delegate calls (on its queue).
+internal import OCBHCI
 internal import OCBCore
 import Foundation
 
@@ -132,7 +133,7 @@ extension CBCentralManager {
 
     /// A connection attempt failed or a connection ended (after an ATT transaction timeout when `attTimedOut`:
     /// `CBError.connectionTimeout` naming it, as iOS reports a lost ATT bearer).
-    private func handleLinkDown(_ peer: PeerAddress, reason: UInt8, failedToConnect: Bool, attTimedOut: Bool) {
+    private func handleLinkDown(_ peer: PeerAddress, reason: HCIErrorCode, failedToConnect: Bool, attTimedOut: Bool) {
         enum Report { case failed(CBError), disconnected((any Error)?, reconnecting: Bool) }
         let outcome: (CBPeripheral, [PendingOperation], Report)? = lock.run {
             guard let peripheral = active[peer] else { return nil }

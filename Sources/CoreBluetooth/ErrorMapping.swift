@@ -1,4 +1,5 @@
 // How backend failures and HCI disconnect reasons become CBError and CBATTError values.
+internal import OCBHCI
 import Foundation
 
 extension BackendError {
@@ -6,7 +7,7 @@ extension BackendError {
     /// `CBError.connectionTimeout`, link lost → `.peripheralDisconnected`, no link → `.notConnected`, else `.unknown`.
     var coreBluetoothError: any Error {
         switch self {
-        case .att(let code): CBATTError(attErrorCode: code)
+        case .att(let code): CBATTError(attErrorCode: code.rawValue)
         case .timeout: CBError(.connectionTimeout)
         case .disconnected: CBError(.peripheralDisconnected)
         case .notConnected: CBError(.notConnected)
@@ -20,30 +21,32 @@ enum DisconnectReason {
     /// For `didDisconnectPeripheral`: 0x08 Connection Timeout → `.connectionTimeout`; 0x06 PIN or Key Missing →
     /// `.peerRemovedPairingInformation`; 0x3E Connection Failed to be Established → `.connectionFailed`;
     /// everything else (0x13 Remote User Terminated, 0x16, 0x3D MIC failure, ...) → `.peripheralDisconnected`.
-    static func disconnectError(_ reason: UInt8) -> CBError {
-        CBError(code(reason, otherwise: .peripheralDisconnected), userInfo: ["OCBHCIReason": String(format: "0x%02X", reason)])
+    static func disconnectError(_ reason: HCIErrorCode) -> CBError {
+        CBError(code(reason, otherwise: .peripheralDisconnected), userInfo: ["OCBHCIReason": String(format: "0x%02X", reason.rawValue)])
     }
 
     /// For `didDisconnectPeripheral` after the host ended the link because an ATT transaction got no response within
     /// 30 s (Vol 3 Part F §3.3.3): `.connectionTimeout`, with `"OCBBackendReason"` saying so and the HCI reason of the
     /// Disconnection Complete that followed.
-    static func attTimeoutError(_ reason: UInt8) -> CBError {
+    static func attTimeoutError(_ reason: HCIErrorCode) -> CBError {
         CBError(.connectionTimeout, userInfo: ["OCBBackendReason": "ATT transaction timed out (no response within 30 s)",
-                                               "OCBHCIReason": String(format: "0x%02X", reason)])
+                                               "OCBHCIReason": String(format: "0x%02X", reason.rawValue)])
     }
 
     /// For `didFailToConnect`: 0x08 → `.connectionTimeout`, 0x06 → `.peerRemovedPairingInformation`,
     /// 0x09 Connection Limit Exceeded → `.connectionLimitReached`; everything else → `.connectionFailed`.
-    static func connectError(_ reason: UInt8) -> CBError {
-        let code: CBError.Code = reason == 0x09 ? .connectionLimitReached : Self.code(reason, otherwise: .connectionFailed)
-        return CBError(code, userInfo: ["OCBHCIReason": String(format: "0x%02X", reason)])
+    static func connectError(_ reason: HCIErrorCode) -> CBError {
+        let code: CBError.Code = reason == .connectionLimitExceeded ? .connectionLimitReached : Self.code(reason, otherwise: .connectionFailed)
+        return CBError(code, userInfo: ["OCBHCIReason": String(format: "0x%02X", reason.rawValue)])
     }
 
-    private static func code(_ reason: UInt8, otherwise: CBError.Code) -> CBError.Code {
+    private static func code(_ reason: HCIErrorCode, otherwise: CBError.Code) -> CBError.Code {
+        // Spelled out: HCIErrorCode is an Error, so a bare `.connectionTimeout` pattern would pick CBError.Code's
+        // `~=` over any Error and never match.
         switch reason {
-        case 0x08: .connectionTimeout
-        case 0x06: .peerRemovedPairingInformation
-        case 0x3E: .connectionFailed
+        case HCIErrorCode.connectionTimeout: .connectionTimeout
+        case HCIErrorCode.pinOrKeyMissing: .peerRemovedPairingInformation
+        case HCIErrorCode.connectionFailedToBeEstablished: .connectionFailed
         default: otherwise
         }
     }

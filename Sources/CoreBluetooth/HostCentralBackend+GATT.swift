@@ -134,7 +134,7 @@ extension HostCentralBackend {
     /// Writes `configuration` (little-endian: 0x0000 off, 0x0001 notifications, 0x0002 indications) to the Client
     /// Characteristic Configuration descriptor (0x2902, Core v5.4 Vol 3 Part G §3.3.3.3, §4.12.3), first discovering
     /// the descriptors in `valueHandle + 1 ... endHandle` when `cccdHandle` is nil. Values then arrive as
-    /// ``BackendEvent/valueNotified(_:handle:value:isIndication:)``. Responds `.written`, `.failure(.att(0x0A))` when
+    /// ``BackendEvent/valueNotified(_:handle:value:isIndication:)``. Responds `.written`, `.failure(.att(.attributeNotFound))` when
     /// there is no CCCD, or the write's failure.
     package func setNotification(_ peer: PeerAddress, request: RequestID, valueHandle: UInt16, endHandle: UInt16,
                                 cccdHandle: UInt16?, configuration: UInt16) {
@@ -154,10 +154,10 @@ extension HostCentralBackend {
                 }
             }
             if let cccdHandle { return configure(cccdHandle) }
-            guard valueHandle < endHandle else { return respond(.failure(.att(0x0A))) }
+            guard valueHandle < endHandle else { return respond(.failure(.att(.attributeNotFound))) }
             client.discoverDescriptors(of: Self.characteristic(descriptors: (valueHandle + 1)...endHandle, in: client)) { result in
                 answer(result, respond) { found in
-                    guard let cccd = found.first(where: { $0.uuid == BluetoothUUID(0x2902) }) else { return respond(.failure(.att(0x0A))) }
+                    guard let cccd = found.first(where: { $0.uuid == BluetoothUUID(0x2902) }) else { return respond(.failure(.att(.attributeNotFound))) }
                     configure(cccd.handle)
                 }
             }

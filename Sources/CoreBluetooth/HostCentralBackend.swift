@@ -213,7 +213,7 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
         case .disconnected(let info, let reason, let error):
             var attTimedOut = false
             if case .attTimeout? = error { attTimedOut = true }
-            linkDown(info.peer, handle: info.handle, reason: reason.rawValue, attTimedOut: attTimedOut)
+            linkDown(info.peer, handle: info.handle, reason: reason, attTimedOut: attTimedOut)
         case .mtuChanged(let handle, let mtu): mtuChanged(handle, mtu: Int(mtu))
         case .readyToSendWriteWithoutResponse(let handle):
             if let peer = peer(handle: handle) { emit(.writeWithoutResponseAvailability(peer, canSend: true)) }

@@ -12,7 +12,7 @@ extension BackendError {
     /// - anything else (malformed response, invalidated by Service Changed, ...) → `.other(text)` → `CBError.unknown`.
     init(_ error: GATTError) {
         switch error {
-        case .att(let code, _): self = .att(code.rawValue)
+        case .att(let code, _): self = .att(code)
         case .timeout: self = .timeout
         case .disconnected: self = .disconnected
         default: self = .other(error.description)
@@ -37,14 +37,14 @@ extension HostError {
     /// Identifier for a cancelled attempt (what LE Connection Complete carries after LE Create Connection Cancel);
     /// 0x22 LMP/LL Response Timeout for a controller that never answered; 0x3E Connection Failed to be Established
     /// otherwise (transport lost, host stopped, not powered on).
-    var connectionFailureReason: UInt8 {
+    var connectionFailureReason: HCIErrorCode {
         switch self {
-        case .connectionFailed(_, let status): status.rawValue
-        case .commandFailed(_, let status): status.rawValue
-        case .connectTimeout: 0x08
-        case .connectCancelled: 0x02
-        case .commandTimeout: 0x22
-        default: 0x3E
+        case .connectionFailed(_, let status): status
+        case .commandFailed(_, let status): status
+        case .connectTimeout: .connectionTimeout
+        case .connectCancelled: .unknownConnectionIdentifier
+        case .commandTimeout: .llResponseTimeout
+        default: .connectionFailedToBeEstablished
         }
     }
 }

@@ -1,4 +1,6 @@
 // A central written as the guide "Performing Common Central Role Tasks" writes one, with only `import CoreBluetooth`.
+import OCBATT
+import OCBHCI
 import CoreBluetooth
 import Foundation
 import Testing
@@ -109,7 +111,7 @@ final class GuideCentral: NSObject, CBCentralManagerDelegate, CBPeripheralDelega
     step(.response(Harness.peer, backend.lastRequest, .services([Harness.heartRate, Harness.battery])))
     step(.response(Harness.peer, backend.lastRequest, .characteristics(Harness.heartRateCharacteristics)))
     // Requests go one at a time: setNotify(2A37), read(2A38), write(2A39).
-    step(.response(Harness.peer, backend.lastRequest, .failure(.att(0x03))))
+    step(.response(Harness.peer, backend.lastRequest, .failure(.att(ATTError(rawValue: 0x03)))))
     step(.response(Harness.peer, backend.lastRequest, .value([0x02])))
     step(.response(Harness.peer, backend.lastRequest, .written))
     step(.valueNotified(Harness.peer, handle: 3, value: [0x00, 0x48], isIndication: false))

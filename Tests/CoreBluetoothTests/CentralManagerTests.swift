@@ -1,4 +1,5 @@
 // The central manager over a fake backend: state, queue, misuse, scanning and connections.
+import OCBHCI
 import OCBCore
 @testable import CoreBluetooth
 import OCBHost
@@ -148,7 +149,7 @@ import Testing
     h.flush()
     #expect(peripheral.state == .disconnecting)
     #expect(h.backend.calls.last == "cancel C0:11:22:33:44:55")
-    h.emit(.disconnected(Harness.peer, reason: 0x16))
+    h.emit(.disconnected(Harness.peer, reason: HCIErrorCode(rawValue: 0x16)))
     #expect(peripheral.state == .disconnected)
     #expect(h.recorder.log.suffix(2) == ["connect", "disconnect"], "nil error after cancel")
     #expect(h.recorder.errors.isEmpty)
@@ -160,18 +161,18 @@ import Testing
     let peripheral = try #require(h.discover())
     h.manager.connect(peripheral)
     h.flush()
-    h.emit(.connectionFailed(Harness.peer, reason: 0x3E))
+    h.emit(.connectionFailed(Harness.peer, reason: HCIErrorCode(rawValue: 0x3E)))
     #expect(h.recorder.log.last == "failToConnect error=CB.10")
     #expect(peripheral.state == .disconnected)
     h.manager.connect(peripheral)
     h.flush()
     h.emit(.connected(Harness.peer, mtu: 23))
-    h.emit(.disconnected(Harness.peer, reason: 0x13))
+    h.emit(.disconnected(Harness.peer, reason: HCIErrorCode(rawValue: 0x13)))
     #expect(h.recorder.log.last == "disconnect error=CB.7")
     h.manager.connect(peripheral)
     h.flush()
     h.emit(.connected(Harness.peer, mtu: 23))
-    h.emit(.disconnected(Harness.peer, reason: 0x08))
+    h.emit(.disconnected(Harness.peer, reason: HCIErrorCode(rawValue: 0x08)))
     #expect(h.recorder.log.last == "disconnect error=CB.6")
 }
 
@@ -194,7 +195,7 @@ import Testing
     h.manager.connect(peripheral, options: [CBConnectPeripheralOptionEnableAutoReconnect: true])
     h.flush()
     h.emit(.connected(Harness.peer, mtu: 23))
-    h.emit(.disconnected(Harness.peer, reason: 0x08))
+    h.emit(.disconnected(Harness.peer, reason: HCIErrorCode(rawValue: 0x08)))
     #expect(timestamps.calls.count == 1 && timestamps.calls[0].0 == true && timestamps.calls[0].1 == 6)
     #expect(peripheral.state == .connecting)
     #expect(h.backend.calls.filter { $0.hasPrefix("connect") }.count == 2)
@@ -236,7 +237,7 @@ import Testing
     h.flush()
     h.emit(.connected(Harness.peer, mtu: 23))
     // The host ended the link after 30 s without an ATT response (Vol 3 Part F §3.3.3); Disconnection Complete 0x16.
-    h.emit(.disconnected(Harness.peer, reason: 0x16, error: .timeout))
+    h.emit(.disconnected(Harness.peer, reason: HCIErrorCode(rawValue: 0x16), error: .timeout))
     #expect(h.recorder.log.last == "disconnect error=CB.6")
     let error = try #require(h.recorder.errors.last as? CBError)
     #expect(error.code == .connectionTimeout)

@@ -42,16 +42,16 @@ import Testing
 }
 
 @Test func gattAndHostErrorsMapAsIOSReportsThem() {
-    #expect(BackendError(GATTError.att(.insufficientAuthentication, handle: 0x49)) == .att(0x05))
-    #expect(BackendError(GATTError.att(.init(rawValue: 0x80), handle: 0x4B)) == .att(0x80))
+    #expect(BackendError(GATTError.att(.insufficientAuthentication, handle: 0x49)) == .att(ATTError(rawValue: 0x05)))
+    #expect(BackendError(GATTError.att(.init(rawValue: 0x80), handle: 0x4B)) == .att(ATTError(rawValue: 0x80)))
     #expect(BackendError(GATTError.disconnected) == .disconnected)
     #expect(BackendError(GATTError.timeout) == .timeout)
     #expect((BackendError.timeout.coreBluetoothError as NSError).code == CBError.Code.connectionTimeout.rawValue)
     #expect(BackendError(HostError.attTimeout(0x40)) == .timeout)
     #expect(BackendError(HostError.disconnected(0x40, .remoteUserTerminatedConnection)) == .disconnected)
     let peer = PeerAddress(address: BluetoothAddress("C1:A0:00:00:00:01")!, type: .random)
-    #expect(HostError.connectionFailed(peer, HCIErrorCode(rawValue: 0x3E)).connectionFailureReason == 0x3E)
-    #expect(HostError.commandTimeout(HCIOpcode(rawValue: 0x200D)).connectionFailureReason == 0x22)
-    #expect(HostError.connectCancelled(peer).connectionFailureReason == 0x02)
-    #expect(HostError.connectTimeout(peer).connectionFailureReason == 0x08)
+    #expect(HostError.connectionFailed(peer, HCIErrorCode(rawValue: 0x3E)).connectionFailureReason.rawValue == 0x3E)
+    #expect(HostError.commandTimeout(HCIOpcode(rawValue: 0x200D)).connectionFailureReason.rawValue == 0x22)
+    #expect(HostError.connectCancelled(peer).connectionFailureReason.rawValue == 0x02)
+    #expect(HostError.connectTimeout(peer).connectionFailureReason.rawValue == 0x08)
 }

@@ -1,4 +1,6 @@
 // CBPeripheral requests over a fake backend: discovery, reads, writes, notifications, errors and ordering.
+import OCBATT
+import OCBHCI
 import OCBCore
 @testable import CoreBluetooth
 import Foundation
@@ -62,7 +64,7 @@ import Testing
     // ATT error → CBATTError with the code on air.
     peripheral.writeValue(Data([0x02]), for: control, type: .withResponse)
     h.flush()
-    h.respond(.failure(.att(0x80)))
+    h.respond(.failure(.att(ATTError(rawValue: 0x80))))
     #expect(h.recorder.log.last == "wrote 2A39 error=ATT.128")
     // Descriptors.
     let measurement = try #require(characteristics["2A37"])
@@ -117,7 +119,7 @@ import Testing
     peripheral.setNotifyValue(true, for: battery)
     h.flush()
     #expect(h.backend.calls.last == "cccd 11...11 at ? = 2")
-    h.respond(.failure(.att(0x0A)))
+    h.respond(.failure(.att(ATTError(rawValue: 0x0A))))
     #expect(h.recorder.log.last == "notifying 2A19 false error=ATT.10")
     peripheral.setNotifyValue(false, for: measurement)
     h.flush()
@@ -150,7 +152,7 @@ import Testing
     peripheral.readValue(for: location)
     peripheral.readRSSI()
     h.flush()
-    h.emit(.disconnected(Harness.peer, reason: 0x13))
+    h.emit(.disconnected(Harness.peer, reason: HCIErrorCode(rawValue: 0x13)))
     #expect(h.recorder.log.suffix(3) == ["value 2A38 nil error=CB.7", "rssi 0 error=CB.7", "disconnect error=CB.7"])
     #expect(!location.isValid && peripheral.services == nil)
     // Requests after the disconnect: notConnected.
