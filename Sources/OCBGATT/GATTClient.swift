@@ -21,7 +21,7 @@ public final class GATTClient {
     public var mtu: Int
 
     /// What has been discovered of the server's database.
-    public internal(set) var cache = GATTAttributeCache()
+    public internal(set) var cache = GATTAttributeCache() { didSet { deliveredHandlesChanged = true } }
 
     /// Called after a Service Changed indication was handled (the range rediscovered).
     public var serviceChangeHandler: ((GATTServiceChange) -> Void)?
@@ -41,7 +41,9 @@ public final class GATTClient {
     private var outgoing: [any ATTPDUCoding] = []
     private var queue: [(Int) -> any GATTRunningProcedure] = []
     private var current: (any GATTRunningProcedure)?
-    private var valueHandlers: [UInt16: ([UInt8]) -> Void] = [:]
+    private var valueHandlers: [UInt16: ([UInt8]) -> Void] = [:] { didSet { deliveredHandlesChanged = true } }
+    /// True when ``deliveredHandles`` may differ from what the bearer was last told (handlers or the cache changed).
+    var deliveredHandlesChanged = true
     private var closedWith: GATTError?
     /// The bearer's id for the client's outstanding request, when run over an ``ATTBearer``.
     var bearerRequest: ATTRequestID?
@@ -68,6 +70,12 @@ public final class GATTClient {
         current = nil
         running.fail(error)
         pump()
+    }
+
+    /// True when the client takes the values notified or indicated at `handle` (a handler is set, or it is the Service
+    /// Changed characteristic's value): a host hands other values up raw.
+    public func takesValues(at handle: UInt16) -> Bool {
+        valueHandlers[handle] != nil || serviceChangedCharacteristic?.valueHandle == handle
     }
 
     /// The value handles with a handler, and the Service Changed value handle: what the bearer must deliver.

@@ -17,9 +17,13 @@ extension GATTClient {
     public func run(on bearer: inout ATTBearer, now: ContinuousClock.Instant) -> [ATTBearerEvent] {
         var passed: [ATTBearerEvent] = []
         while true {
-            let wanted = deliveredHandles
-            for handle in bearer.subscribedHandles.subtracting(wanted) { bearer.unsubscribe(handle: handle) }
-            for handle in wanted.subtracting(bearer.subscribedHandles) { bearer.subscribe(handle: handle) }
+            if deliveredHandlesChanged {
+                // Only after the handlers or the cache changed: recomputing per received value would cost every value.
+                deliveredHandlesChanged = false
+                let wanted = deliveredHandles
+                for handle in bearer.subscribedHandles.subtracting(wanted) { bearer.unsubscribe(handle: handle) }
+                for handle in wanted.subtracting(bearer.subscribedHandles) { bearer.subscribe(handle: handle) }
+            }
             let pdus = takeOutgoingPDUs()
             for pdu in pdus { submit(pdu, to: &bearer, now: now) }
             let events = bearer.takeEvents()

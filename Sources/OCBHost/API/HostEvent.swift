@@ -28,7 +28,9 @@ public enum HostEvent: Sendable {
     /// The PHYs changed (LE PHY Update Complete, Vol 4 Part E §7.7.65.12): 1 = LE 1M, 2 = LE 2M, 3 = LE Coded.
     case phyUpdated(handle: UInt16, txPHY: UInt8, rxPHY: UInt8)
     /// An ATT PDU from the peer that is not a response to our request: a Handle Value Notification (0x1B) or
-    /// Indication (0x1D; the host has already sent the Handle Value Confirmation), Core v5.4 Vol 3 Part F §3.4.7.
+    /// Indication (0x1D; the host has already sent the Handle Value Confirmation), Core v5.4 Vol 3 Part F §3.4.7,
+    /// for a handle the connection's GATT client takes no values of (values subscribed through the client reach its
+    /// handler only); every Multiple Handle Value Notification (0x23).
     case attReceived(handle: UInt16, pdu: [UInt8])
     /// A Write Without Response on `handle` can go out again (``CentralHost/canSendWriteWithoutResponse(_:)`` turned
     /// true after having been false: the controller acknowledged ACL packets with Number Of Completed Packets,

@@ -84,11 +84,11 @@ extension ATTLinkHost {
         applyATT(att.run(now: .now), on: handle)
     }
 
-    /// One PDU received on connection `handle`'s CID 0x0004: server-initiated values are also emitted raw as
-    /// ``HostEvent/attReceived(handle:pdu:)``, then the bearer and client take it.
+    /// One PDU received on connection `handle`'s CID 0x0004: server-initiated values the GATT client does not take
+    /// are emitted raw as ``HostEvent/attReceived(handle:pdu:)`` (for raw subscribers), then the bearer and client take it.
     func receiveATT(_ pdu: [UInt8], on handle: UInt16) {
         guard let att = links[handle]?.att else { return }
-        if LinkATT.isServerValue(pdu) { emit(.attReceived(handle: handle, pdu: pdu)) }
+        if LinkATT.isServerValue(pdu), !att.clientTakes(pdu) { emit(.attReceived(handle: handle, pdu: pdu)) }
         applyATT(att.receive(pdu, now: .now), on: handle)
     }
 

@@ -178,6 +178,14 @@ final class LinkATT {
         return kind == .notification || kind == .indication
     }
 
+    /// True for a Handle Value Notification or Indication whose attribute handle (octets 1-2, Vol 3 Part F §3.4.7.1)
+    /// the GATT client takes; false for anything else, a Multiple Handle Value Notification included.
+    func clientTakes(_ pdu: [UInt8]) -> Bool {
+        guard pdu.count >= 3, pdu[0] == ATTOpcode.handleValueNotification.rawValue || pdu[0] == ATTOpcode.handleValueIndication.rawValue
+        else { return false }
+        return client.takesValues(at: UInt16(pdu[1]) | UInt16(pdu[2]) << 8)
+    }
+
     /// The request inside a decoded PDU, if it is one the client sends (Vol 3 Part F §3.4.8).
     private static func request(in pdu: ATTPDU) -> (any ATTRequestPDU)? {
         switch pdu {
