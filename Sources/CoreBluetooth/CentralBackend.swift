@@ -1,6 +1,7 @@
 // The interface between the CoreBluetooth facade and the host runtime: commands down, BackendEvent up.
 package import OCBCore
 package import OCBHost
+package import OCBGATT
 
 /// A remote LE device as the controller addresses it: its address and HCI address type
 /// (Core v5.4 Vol 4 Part E §7.7.65.2). The key of every peripheral in the backend interface; the same type as the
@@ -116,12 +117,12 @@ package protocol CentralBackend: AnyObject, Sendable {
     /// ``BackendEvent/writeWithoutResponseAvailability(_:canSend:)``.
     func write(_ peer: PeerAddress, request: RequestID?, handle: UInt16, value: [UInt8], withResponse: Bool)
     /// Writes the Client Characteristic Configuration of the characteristic whose value handle is `valueHandle`
-    /// (Vol 3 Part G §3.3.3.3): `configuration` is 0x0000 off, 0x0001 notify, 0x0002 indicate.
+    /// (Vol 3 Part G §3.3.3.3): `configuration` is `[]` off, `.notification` or `.indication`.
     /// `cccdHandle` is given when the app discovered descriptors; otherwise the backend finds the 0x2902 descriptor
     /// in `valueHandle+1 ... endHandle` itself. Responds with `.written`; a characteristic without a CCCD
     /// responds with `.failure(.att(.attributeNotFound))` (Attribute Not Found).
     func setNotification(_ peer: PeerAddress, request: RequestID, valueHandle: UInt16, endHandle: UInt16,
-                         cccdHandle: UInt16?, configuration: UInt16)
+                         cccdHandle: UInt16?, configuration: GATTClientCharacteristicConfiguration)
     /// Reads the RSSI of the connection (HCI Read RSSI, Vol 4 Part E §7.5.4), dBm. Responds with `.rssi`.
     func readRSSI(_ peer: PeerAddress, request: RequestID)
 }

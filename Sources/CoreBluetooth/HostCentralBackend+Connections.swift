@@ -50,26 +50,11 @@ extension HostCentralBackend {
             host.withGATT(info.handle) { [weak self] client in
                 guard let self, let client else { return }
                 client.serviceChangeHandler = { [weak self] change in self?.post(.servicesChanged(peer, range: change.range)) }
-                Self.subscribeToServiceChanged(client)
+                // Service Changed indications (Vol 3 Part G §7.1), before any request of the app; a peer without the
+                // characteristic has nothing to enable.
+                client.enableServiceChangedIndications { _ in }
             }
             emit(.connected(peer, mtu: mtu))
-        }
-    }
-
-    /// Finds the Service Changed characteristic (0x2A05 in the Generic Attribute service 0x1801) and enables its
-    /// indications (Core v5.4 Vol 3 Part G §7.1; the client handles the indication). Silently does nothing when the
-    /// peer has none. Runs on the host's queue, before any request of the app.
-    static func subscribeToServiceChanged(_ client: GATTClient) {
-        client.discoverPrimaryServices(uuid: BluetoothUUID(0x1801)) { [weak client] result in
-            guard let client, case .success(let services) = result, let service = services.first else { return }
-            client.discoverCharacteristics(of: service, uuid: BluetoothUUID(0x2A05)) { [weak client] result in
-                guard let client, case .success(let found) = result, let characteristic = found.first,
-                      characteristic.properties.contains(.indicate) else { return }
-                client.discoverDescriptors(of: characteristic) { [weak client] result in
-                    guard let client, case .success = result else { return }
-                    client.subscribe(to: characteristic, configuration: .indication, handler: { _ in }, completion: { _ in })
-                }
-            }
         }
     }
 

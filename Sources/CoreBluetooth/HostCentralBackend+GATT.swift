@@ -1,6 +1,6 @@
 // GATT requests over each connection's GATTClient: discovery, long reads, writes, CCCD writes and RSSI.
 package import OCBCore
-internal import OCBGATT
+package import OCBGATT
 internal import OCBHost
 
 extension HostCentralBackend {
@@ -131,34 +131,32 @@ extension HostCentralBackend {
         }
     }
 
-    /// Writes `configuration` (little-endian: 0x0000 off, 0x0001 notifications, 0x0002 indications) to the Client
-    /// Characteristic Configuration descriptor (0x2902, Core v5.4 Vol 3 Part G §3.3.3.3, §4.12.3), first discovering
-    /// the descriptors in `valueHandle + 1 ... endHandle` when `cccdHandle` is nil. Values then arrive as
-    /// ``BackendEvent/valueNotified(_:handle:value:isIndication:)``. Responds `.written`, `.failure(.att(.attributeNotFound))` when
-    /// there is no CCCD, or the write's failure.
+    /// Subscribes to (or, with `[]`, unsubscribes from) the characteristic whose value handle is `valueHandle` with the
+    /// GATT client's procedures (``OCBGATT/GATTClient/subscribe(to:configuration:handler:completion:)``, Core v5.4
+    /// Vol 3 Part G §4.10, §4.11: handler first, then the CCCD write), first discovering its descriptors in
+    /// `valueHandle + 1 ... endHandle` when the client's cache has no CCCD for it (`cccdHandle`, the one the app
+    /// discovered, is then already cached). Values arrive as ``BackendEvent/valueNotified(_:handle:value:isIndication:)``.
+    /// Responds `.written`, `.failure(.att(.attributeNotFound))` when there is no CCCD, or the write's failure.
     package func setNotification(_ peer: PeerAddress, request: RequestID, valueHandle: UInt16, endHandle: UInt16,
-                                cccdHandle: UInt16?, configuration: UInt16) {
+                                cccdHandle: UInt16?, configuration: GATTClientCharacteristicConfiguration) {
         withClient(peer, request) { [weak self] client, respond in
-            let configure: (UInt16) -> Void = { cccd in
-                if configuration != 0 {
-                    let isIndication = configuration & 0x0001 == 0
-                    client.setValueHandler(forValueHandle: valueHandle) { value in
-                        self?.post(.valueNotified(peer, handle: valueHandle, value: value, isIndication: isIndication))
-                    }
-                }
-                let bytes = [UInt8(truncatingIfNeeded: configuration), UInt8(truncatingIfNeeded: configuration >> 8)]
-                client.write(bytes, to: cccd) { [weak client] result in
-                    // Off: stop delivering once the peer acknowledged; a failed enable delivers nothing.
-                    if configuration == 0 || (try? result.get()) == nil { client?.setValueHandler(forValueHandle: valueHandle, nil) }
-                    answer(result, respond) { respond(.written) }
-                }
+            let characteristic = Self.characteristic(descriptors: (valueHandle &+ 1)...max(valueHandle &+ 1, endHandle), in: client)
+            let configure = {
+                let done: (Result<Void, GATTError>) -> Void = { result in answer(result, respond) { respond(.written) } }
+                guard !configuration.isEmpty else { return client.unsubscribe(from: characteristic, completion: done) }
+                let isIndication = !configuration.contains(.notification)
+                client.subscribe(to: characteristic, configuration: configuration, handler: { value in
+                    self?.post(.valueNotified(peer, handle: valueHandle, value: value, isIndication: isIndication))
+                }, completion: done)
             }
-            if let cccdHandle { return configure(cccdHandle) }
+            if client.cache.descriptor(GATTAttributeType.clientCharacteristicConfiguration, of: characteristic) != nil { return configure() }
             guard valueHandle < endHandle else { return respond(.failure(.att(.attributeNotFound))) }
-            client.discoverDescriptors(of: Self.characteristic(descriptors: (valueHandle + 1)...endHandle, in: client)) { result in
+            client.discoverDescriptors(of: characteristic) { result in
                 answer(result, respond) { found in
-                    guard let cccd = found.first(where: { $0.uuid == BluetoothUUID(0x2902) }) else { return respond(.failure(.att(.attributeNotFound))) }
-                    configure(cccd.handle)
+                    guard found.contains(where: { $0.uuid == GATTAttributeType.clientCharacteristicConfiguration }) else {
+                        return respond(.failure(.att(.attributeNotFound)))
+                    }
+                    configure()
                 }
             }
         }

@@ -1,5 +1,6 @@
 // How a peripheral queues requests, sends them one at a time to the backend and answers them in order.
 internal import OCBCore
+internal import OCBGATT
 import Foundation
 
 extension CBPeripheral {
@@ -108,7 +109,7 @@ extension CBPeripheral {
             backend.write(peer, request: id, handle: descriptor.handle, value: bytes, withResponse: true)
         case .setNotify(let characteristic, let enabled):
             let properties = characteristic.properties
-            let configuration: UInt16 = enabled ? (properties.contains(.notify) ? 0x0001 : 0x0002) : 0x0000
+            let configuration: GATTClientCharacteristicConfiguration = enabled ? (properties.contains(.notify) ? .notification : .indication) : []
             let cccd = lock.run { characteristic.storedDescriptors?.first { $0.uuid.bluetoothUUID == BluetoothUUID(0x2902) }?.handle }
             backend.setNotification(peer, request: id, valueHandle: characteristic.valueHandle, endHandle: characteristic.endHandle,
                                     cccdHandle: cccd, configuration: configuration)

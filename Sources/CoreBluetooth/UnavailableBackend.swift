@@ -1,5 +1,6 @@
 // The backend for an unusable transport option, and the hook that chooses the backend of each manager.
 internal import OCBCore
+internal import OCBGATT
 
 /// A backend with no controller (a malformed transport option or `OCB_TRANSPORT`): it reports `.unsupported` and
 /// ignores every command.
@@ -19,7 +20,7 @@ final class UnavailableBackend: CentralBackend {
     func read(_ peer: PeerAddress, request: RequestID, handle: UInt16) {}
     func write(_ peer: PeerAddress, request: RequestID?, handle: UInt16, value: [UInt8], withResponse: Bool) {}
     func setNotification(_ peer: PeerAddress, request: RequestID, valueHandle: UInt16, endHandle: UInt16,
-                         cccdHandle: UInt16?, configuration: UInt16) {}
+                         cccdHandle: UInt16?, configuration: GATTClientCharacteristicConfiguration) {}
     func readRSSI(_ peer: PeerAddress, request: RequestID) {}
 }
 

@@ -69,13 +69,45 @@ extension GATTClient {
         enqueue({ _ in GATTDiscoverDatabase(range: range) }) { [weak self] procedure, result in
             guard let self else { return }
             self.merge(procedure.found)
-            if case .success = result, self.subscribesToServiceChanged,
-               let serviceChanged = self.serviceChangedCharacteristic,
-               let cccd = self.cache.descriptor(GATTAttributeType.clientCharacteristicConfiguration, of: serviceChanged) {
-                let value = GATTClientCharacteristicConfiguration.indication.bytes
-                self.enqueue(first: true, { mtu in GATTWrite(handle: cccd.handle, value: value, mtu: mtu) }) { _, _ in }
-            }
+            if case .success = result, self.subscribesToServiceChanged { self.writeServiceChangedConfiguration(first: true) { _ in } }
             completion(result.map { _ in self.cache })
+        }
+    }
+
+    /// Finds the Service Changed characteristic (0x2A05 in «Generic Attribute» 0x1801, Vol 3 Part G §7.1) when the
+    /// cache does not know it yet, with its descriptors, and enables its indications (CCCD 0x0002); the client then
+    /// handles them (``serviceChangeHandler``). Completes with true when enabled, false when the server has no
+    /// indicatable Service Changed characteristic with a CCCD; errors are the procedures' (``GATTError``).
+    public func enableServiceChangedIndications(completion: @escaping (Result<Bool, GATTError>) -> Void) {
+        if serviceChangedCharacteristic.map({ cache.descriptors[$0.declarationHandle] != nil }) == true {
+            return writeServiceChangedConfiguration(first: false, completion: completion)
+        }
+        discoverPrimaryServices(uuid: GATTAttributeType.genericAttributeService) { [weak self] result in
+            guard let self else { return }
+            guard case .success(let services) = result, let service = services.first else { return completion(result.map { _ in false }) }
+            self.discoverCharacteristics(of: service, uuid: GATTAttributeType.serviceChanged) { [weak self] result in
+                guard let self else { return }
+                guard case .success(let found) = result, let characteristic = found.first, characteristic.properties.contains(.indicate)
+                else { return completion(result.map { _ in false }) }
+                self.discoverDescriptors(of: characteristic) { [weak self] result in
+                    guard let self else { return }
+                    guard case .success = result else { return completion(result.map { _ in false }) }
+                    self.writeServiceChangedConfiguration(first: false, completion: completion)
+                }
+            }
+        }
+    }
+
+    /// Writes 0x0002 (indications) to the cached Service Changed characteristic's CCCD (`first`: ahead of the queue);
+    /// false without one.
+    private func writeServiceChangedConfiguration(first: Bool, completion: @escaping (Result<Bool, GATTError>) -> Void) {
+        guard let serviceChanged = serviceChangedCharacteristic,
+              let cccd = cache.descriptor(GATTAttributeType.clientCharacteristicConfiguration, of: serviceChanged) else {
+            return completion(.success(false))
+        }
+        let value = GATTClientCharacteristicConfiguration.indication.bytes
+        enqueue(first: first, { mtu in GATTWrite(handle: cccd.handle, value: value, mtu: mtu) }) { _, result in
+            completion(result.map { _ in true })
         }
     }
 

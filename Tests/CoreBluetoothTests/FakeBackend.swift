@@ -1,5 +1,6 @@
 // A scripted CentralBackend: records every command and lets a test emit events.
 import OCBCore
+import OCBGATT
 @testable import CoreBluetooth
 import Foundation
 
@@ -56,8 +57,8 @@ final class FakeBackend: CentralBackend, @unchecked Sendable {
         record("write \(handle) \(Hex.string(value)) \(withResponse ? "req" : "cmd")", request)
     }
     func setNotification(_ peer: PeerAddress, request: RequestID, valueHandle: UInt16, endHandle: UInt16,
-                         cccdHandle: UInt16?, configuration: UInt16) {
-        record("cccd \(valueHandle)...\(endHandle) at \(cccdHandle.map(String.init) ?? "?") = \(configuration)", request)
+                         cccdHandle: UInt16?, configuration: GATTClientCharacteristicConfiguration) {
+        record("cccd \(valueHandle)...\(endHandle) at \(cccdHandle.map(String.init) ?? "?") = \(configuration.rawValue)", request)
     }
     func readRSSI(_ peer: PeerAddress, request: RequestID) { record("readRSSI", request) }
 }
