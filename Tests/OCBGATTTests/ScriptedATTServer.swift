@@ -111,12 +111,16 @@ final class ScriptedATTServer {
         }
     }
 
-    /// Answers everything the client sends until it is quiet.
+    /// Answers everything the client sends until it is quiet, over the client's ATT bearer (the production wiring,
+    /// ``Wiring``): requests come from the bearer's send events, answers go to the bearer.
     func serve(_ client: GATTClient) {
-        while true {
-            let sent = client.takeOutgoing()
-            guard !sent.isEmpty else { return }
-            for pdu in sent { client.receiveResponse(misbehave?(pdu) ?? answer(pdu)) }
+        var sent = Wiring.shared.run(client)
+        while !sent.isEmpty {
+            var next: [[UInt8]] = []
+            for pdu in sent where ATTOpcode(rawValue: pdu.first ?? 0).kind == .request {
+                next += Wiring.shared.run(client, feed: misbehave?(pdu) ?? answer(pdu))
+            }
+            sent = next
         }
     }
 }
