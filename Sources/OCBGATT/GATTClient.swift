@@ -4,21 +4,19 @@ import OCBATT
 
 /// The GATT client of one connection (Core v5.4 Vol 3 Part G §4), sans-I/O: no sockets, no clocks.
 ///
-/// Procedures run one at a time, in the order asked, each with exactly one ATT request outstanding.
-/// Wiring (the ``OCBHost`` runtime does this with the ATT bearer):
-/// - after any call, send the PDUs ``takeOutgoing()`` returns, in order (requests and commands, opcode first);
-/// - give every response or Error Response to the client's request to ``receiveResponse(_:)``;
-/// - give every Handle Value Notification, Indication and Multiple Handle Value Notification to
-///   ``receiveServerPDU(_:)`` (the bearer confirms indications, Vol 3 Part F §3.4.7.3);
-/// - on a transaction timeout or a disconnection, call ``close(_:)``;
-/// - set ``mtu`` when ATT_MTU changes (or run ``exchangeMTU(clientRxMTU:completion:)``).
+/// Procedures run one at a time, in the order asked, each with exactly one ATT request outstanding. They run on the
+/// connection's ``OCBATT/ATTBearer``, which owns ATT_MTU, the request queue, the 30 s transaction timeout and the
+/// subscriptions: after any call, and after feeding the bearer, call ``run(on:now:)`` (the ``OCBHost`` runtime's
+/// LinkATT does), which hands the client's requests to the bearer, its responses and values back, and mirrors the
+/// bearer's ATT_MTU into ``mtu``.
 ///
-/// Completions run inside the call that ended the procedure (``receiveResponse(_:)``, ``close(_:)``, or the
-/// call that asked, when it fails at once). What discovery procedures find goes into ``cache``, also when they
+/// Completions run inside the call that ended the procedure (``run(on:now:)``, ``close(_:)``, or the call that asked,
+/// when it fails at once). What discovery procedures find goes into ``cache``, also when they
 /// fail part-way. Not thread-safe: use it from one isolation domain.
 public final class GATTClient {
-    /// ATT_MTU in bytes (23...517); procedures size their requests by it when they start.
-    public var mtu: Int
+    /// ATT_MTU in bytes (23...517) as the bearer last reported it (``OCBATT/ATTBearerEvent/mtuChanged(_:)`` in
+    /// ``run(on:now:)``; the bearer owns the value); procedures size their requests by it when they start.
+    public internal(set) var mtu: Int
 
     /// What has been discovered of the server's database.
     public internal(set) var cache = GATTAttributeCache() { didSet { deliveredHandlesChanged = true } }
@@ -55,8 +53,9 @@ public final class GATTClient {
 
     // MARK: Wiring
 
-    /// The PDUs to send, opcode first, in order; each is returned once.
-    public func takeOutgoing() -> [[UInt8]] { takeOutgoingPDUs().map(\.bytes) }
+    /// The PDUs to send, opcode first, in order; each is returned once (``run(on:now:)`` hands them to the bearer;
+    /// tests of the procedures alone read them here).
+    func takeOutgoing() -> [[UInt8]] { takeOutgoingPDUs().map(\.bytes) }
 
     /// The PDUs to send as ATT PDU values; each is returned once.
     func takeOutgoingPDUs() -> [any ATTPDUCoding] {
@@ -91,7 +90,7 @@ public final class GATTClient {
     /// Hands the response (or Error Response) to the outstanding request to the running procedure.
     /// A PDU that cannot be decoded ends that procedure with ``GATTError/malformed(_:)``; with no procedure
     /// running the PDU is dropped.
-    public func receiveResponse(_ pdu: [UInt8]) {
+    func receiveResponse(_ pdu: [UInt8]) {
         guard current != nil else { return }
         do throws(GATTError) {
             receive(try GATTResponse(bytes: pdu))

@@ -3,13 +3,14 @@ import OCBCore
 import OCBATT
 
 extension GATTClient {
-    /// Exchange MTU (Core v5.4 Vol 3 Part G §4.3.1) with `clientRxMTU` (23...517); on success ``mtu`` is
-    /// min(ours, the server's) and the completion gets it. Errors: ``GATTError/att(_:handle:)`` e.g. Request Not Supported.
+    /// Exchange MTU (Core v5.4 Vol 3 Part G §4.3.1) offering `clientRxMTU` (23...517), sent through the bearer's one
+    /// offer per connection; on success the completion gets ATT_MTU as the bearer settled it (min(offer, Server Rx
+    /// MTU), §3.4.2.2), which ``mtu`` then holds. Errors: ``GATTError/att(_:handle:)`` e.g. Request Not Supported.
     public func exchangeMTU(clientRxMTU: UInt16 = 517, completion: @escaping (Result<Int, GATTError>) -> Void) {
         let offer = min(517, max(23, clientRxMTU))
         enqueue({ _ in GATTExchangeMTU(clientRxMTU: offer) }) { [weak self] _, result in
-            if case .success(let mtu) = result { self?.mtu = mtu }
-            completion(result)
+            // The bearer's mtuChanged came before its response in the same run: mtu is the bearer's value already.
+            completion(result.map { procedureValue in self?.mtu ?? procedureValue })
         }
     }
 
