@@ -12,8 +12,8 @@ package enum BackendEvent: Sendable, Equatable {
     case stateChanged(CBManagerState, controller: BluetoothAddress?)
     /// An advertisement, already merged with its scan response (see ``AdvertisementReport``).
     case advertisement(AdvertisementReport)
-    /// The connection to `peer` is up and the ATT MTU is `mtu` (23 if not exchanged; Vol 3 Part F §3.2.8).
-    case connected(PeerAddress, mtu: Int)
+    /// The connection to `peer` is up, its ATT_MTU exchanged (read with ``CentralBackend/attMTU(_:)``).
+    case connected(PeerAddress)
     /// A connection attempt ended without a connection; `reason` is the HCI error code (Vol 1 Part F §1.3).
     case connectionFailed(PeerAddress, reason: HCIErrorCode)
     /// The connection ended; `reason` is the HCI error code of Disconnection Complete (Vol 4 Part E §7.7.5):
@@ -24,8 +24,6 @@ package enum BackendEvent: Sendable, Equatable {
     case response(PeerAddress, RequestID, BackendResponse)
     /// A Handle Value Notification (`isIndication` false) or Indication (Vol 3 Part F §3.4.7.1/§3.4.7.2).
     case valueNotified(PeerAddress, handle: UInt16, value: [UInt8], isIndication: Bool)
-    /// The ATT MTU changed (Exchange MTU, Vol 3 Part F §3.4.2).
-    case mtuChanged(PeerAddress, mtu: Int)
     /// Whether a Write Command can be queued now (controller ACL buffers, Vol 4 Part E §4.1.1).
     case writeWithoutResponseAvailability(PeerAddress, canSend: Bool)
     /// One Write Without Response the facade handed over has gone to the link (or was dropped); `canSend` as in

@@ -4,8 +4,9 @@ import Foundation
 
 /// A remote peripheral (Apple's `CBPeripheral`).
 ///
-/// Requests (discover, read, write, notify, RSSI, L2CAP channel) are queued per peripheral and answered on the manager's queue
-/// in the order they were made, each by exactly one delegate callback with a value or an error:
+/// Requests (discover, read, write, notify, RSSI, L2CAP channel) go to the link at once and are answered on the manager's
+/// queue, each by exactly one delegate callback with a value or an error. The link's ATT bearer runs the GATT ones one
+/// at a time in the order they were made; Read RSSI is answered by the controller without waiting behind them:
 /// - not connected → `CBError.notConnected` (and an API MISUSE log line, as iOS logs);
 /// - an attribute invalidated by a disconnect or Service Changed → `CBError.invalidHandle`;
 ///   an attribute of another peripheral → `CBError.invalidParameters`;
@@ -15,7 +16,7 @@ import Foundation
 ///   writing the CCCD (0x2902) with `writeValue(_:for:)` → `CBError.uuidNotAllowed`;
 /// - ATT Error Responses → `CBATTError` with the code on air; a disconnect mid-request → `CBError.peripheralDisconnected`.
 /// Writes without response have no callback: one the characteristic does not allow, or longer than
-/// `maximumWriteValueLength(for: .withoutResponse)`, is dropped with a logged warning.
+/// `maximumWriteValueLength(for: .withoutResponse)` (refused by the link's GATT client), is dropped with a logged warning.
 open class CBPeripheral: CBPeer, @unchecked Sendable {
     let lock: StateLock
     /// The controller's address of the device.
@@ -28,7 +29,6 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
     var storedName: String?
     var storedState: CBPeripheralState = .disconnected
     var storedServices: [CBService]?
-    var mtu = 23
     var storedCanSend = true
     /// Write Without Response values handed to the backend and not yet reported sent.
     var writesWithoutResponseInFlight = 0
@@ -95,9 +95,12 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
     open func maximumWriteValueLength(for type: CBCharacteristicWriteType) -> Int {
         switch type {
         case .withResponse: 512
-        case .withoutResponse: lock.run { Self.writeWithoutResponseLimit(mtu: mtu) }
+        case .withoutResponse: Self.writeWithoutResponseLimit(mtu: attMTU)
         }
     }
+
+    /// ATT_MTU of the connection, read from its bearer (23 when not connected); never with the lock held.
+    var attMTU: Int { backend.attMTU(peer) ?? 23 }
 
     /// min(ATT_MTU-3, 512) bytes.
     static func writeWithoutResponseLimit(mtu: Int) -> Int { max(0, min(mtu - 3, 512)) }
@@ -147,14 +150,16 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
                 return bytes.count > 512 ? CBATTError(.invalidAttributeValueLength) : nil
             }
         case .withoutResponse:
+            // A value longer than ATT_MTU-3 is refused by the link's GATT client, which holds ATT_MTU, and dropped with a
+            // warning there: no per-write hop to read it here.
             let refusal: String? = lock.run {
                 if storedState != .connected { return "\(self) can only accept commands while in the connected state" }
                 if ownershipError(characteristic) != nil { return "\(characteristic) is not a valid characteristic of \(self)" }
                 if !characteristic.properties.contains(.writeWithoutResponse) {
                     return "Characteristic \(characteristic) does not specify the \"Write Without Response\" property - ignoring response-less write"
                 }
-                if bytes.count > Self.writeWithoutResponseLimit(mtu: mtu) {
-                    return "write without response of \(bytes.count) bytes exceeds maximumWriteValueLength \(Self.writeWithoutResponseLimit(mtu: mtu)) - ignoring it"
+                if bytes.count > 512 {
+                    return "write without response of \(bytes.count) bytes exceeds the maximum attribute value length, 512 - ignoring it"
                 }
                 if writesWithoutResponseInFlight >= Self.writeWithoutResponseInFlightLimit {
                     defer { writeDropLogged = true }
@@ -215,6 +220,7 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
     }
 
     open override var description: String {
+        let mtu = attMTU
         let details: String = lock.run {
             "name = \(storedName ?? "(null)"), mtu = \(mtu), state = \(storedState)"
         }

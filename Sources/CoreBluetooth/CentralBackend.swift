@@ -74,8 +74,9 @@ package struct CentralBackendConfiguration: Sendable, Hashable {
 /// - Every method returns at once (it must not block on the radio); results come back as ``BackendEvent``s through
 ///   the handler given to ``start(eventHandler:)``, from any thread, in the order they happened.
 /// - The facade calls the methods from the delegate queue of its manager, never two at once for one backend.
-/// - Per peer the facade sends at most one request (one with a ``RequestID``) at a time and waits for its
-///   ``BackendEvent/response(_:_:_:)``; writes without response have no response and may come between.
+/// - The facade sends each request (one with a ``RequestID``) as the app makes it, without waiting for earlier ones:
+///   the link's ATT bearer orders the GATT requests (one transaction, one procedure at a time, FIFO), Read RSSI does
+///   not wait behind them. Writes without response have no response.
 /// - Every request gets exactly one response, or the peer's ``BackendEvent/disconnected(_:reason:)`` (which fails
 ///   it). `connect` ends in exactly one `connected`, `connectionFailed` or (after `cancelConnection`) `disconnected`.
 /// - Handles are ATT handles (Core v5.4 Vol 3 Part F §3.2.2); values are the bytes on air.
@@ -123,6 +124,9 @@ package protocol CentralBackend: AnyObject, Sendable {
     /// responds with `.failure(.att(.attributeNotFound))` (Attribute Not Found).
     func setNotification(_ peer: PeerAddress, request: RequestID, valueHandle: UInt16, endHandle: UInt16,
                          cccdHandle: UInt16?, configuration: GATTClientCharacteristicConfiguration)
+    /// ATT_MTU of the connection to `peer` in bytes, read from the link's ATT bearer, which owns it (Core v5.4 Vol 3
+    /// Part F §3.2.8, §3.4.2); nil when not connected. Synchronous: call it without holding the facade's lock.
+    func attMTU(_ peer: PeerAddress) -> Int?
     /// Reads the RSSI of the connection (HCI Read RSSI, Vol 4 Part E §7.5.4), dBm. Responds with `.rssi`.
     func readRSSI(_ peer: PeerAddress, request: RequestID)
 }

@@ -9,7 +9,7 @@ extension CBCentralManager {
         switch event {
         case .stateChanged(let state, let controller): handleState(state, controller: controller)
         case .advertisement(let report): handleAdvertisement(report)
-        case .connected(let peer, let mtu): handleConnected(peer, mtu: mtu)
+        case .connected(let peer): handleConnected(peer)
         case .connectionFailed(let peer, let reason): handleLinkDown(peer, reason: reason, failedToConnect: true, attTimedOut: false)
         case .disconnected(let peer, let reason, let error):
             handleLinkDown(peer, reason: reason, failedToConnect: false, attTimedOut: error == .timeout)
@@ -23,8 +23,6 @@ extension CBCentralManager {
                 return found
             }
             if let characteristic { peripheral.delegate?.peripheral(peripheral, didUpdateValueFor: characteristic, error: nil) }
-        case .mtuChanged(let peer, let mtu):
-            lock.run { active[peer]?.mtu = max(23, min(mtu, 517)) }
         case .writeWithoutResponseAvailability(let peer, let canSend):
             writeWithoutResponseUpdate(peer, canSend: canSend, sent: false)
         case .writeWithoutResponseSent(let peer, let canSend):
@@ -117,18 +115,16 @@ extension CBCentralManager {
         if becameReady { peripheral.delegate?.peripheralIsReady(toSendWriteWithoutResponse: peripheral) }
     }
 
-    private func handleConnected(_ peer: PeerAddress, mtu: Int) {
+    private func handleConnected(_ peer: PeerAddress) {
         let peripheral: CBPeripheral? = lock.run {
             guard let peripheral = active[peer], peripheral.storedState == .connecting else { return nil }
             peripheral.storedState = .connected
-            peripheral.mtu = max(23, min(mtu, 517))
             peripheral.storedCanSend = true
             peripheral.writesWithoutResponseInFlight = 0
             return peripheral
         }
         guard let peripheral else { return }
         delegate?.centralManager(self, didConnect: peripheral)
-        peripheral.pump()
     }
 
     /// A connection attempt failed or a connection ended (after an ATT transaction timeout when `attTimedOut`:

@@ -40,13 +40,12 @@ extension HostCentralBackend {
             host.disconnect(info.handle, reason: .remoteUserTerminatedConnection)
             return
         }
-        links[peer] = Link(handle: info.handle, mtu: Int(info.mtu), ready: false)
-        host.exchangeMTU(Self.offeredMTU, on: info.handle) { [weak self] result in
+        links[peer] = Link(handle: info.handle, ready: false)
+        host.exchangeMTU(Self.offeredMTU, on: info.handle) { [weak self] _ in
+            // A refused exchange leaves ATT_MTU at 23 (Vol 3 Part F §3.2.8); the bearer holds whichever it is.
             guard let self, var link = links[peer], link.handle == info.handle else { return }
-            if case .success(let mtu) = result { link.mtu = Int(mtu) }
             link.ready = true
             links[peer] = link
-            let mtu = link.mtu
             host.withGATT(info.handle) { [weak self] client in
                 guard let self, let client else { return }
                 client.serviceChangeHandler = { [weak self] change in self?.post(.servicesChanged(peer, range: change.range)) }
@@ -54,7 +53,7 @@ extension HostCentralBackend {
                 // characteristic has nothing to enable.
                 client.enableServiceChangedIndications { _ in }
             }
-            emit(.connected(peer, mtu: mtu))
+            emit(.connected(peer))
         }
     }
 
@@ -72,11 +71,9 @@ extension HostCentralBackend {
         emit(.disconnected(peer, reason: reason, error: attTimedOut ? .timeout : nil))
     }
 
-    /// The ATT_MTU changed after the connection was reported (on `queue`).
-    func mtuChanged(_ handle: UInt16, mtu: Int) {
-        guard let peer = peer(handle: handle), var link = links[peer] else { return }
-        link.mtu = mtu
-        links[peer] = link
-        if link.ready { emit(.mtuChanged(peer, mtu: mtu)) }
+    /// ATT_MTU of `peer`'s link, from its bearer through the host (nil when not connected).
+    package func attMTU(_ peer: PeerAddress) -> Int? {
+        guard let handle = queue.sync(execute: { links[peer]?.handle }) else { return nil }
+        return host.attMTU(on: handle)
     }
 }

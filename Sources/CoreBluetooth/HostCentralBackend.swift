@@ -56,7 +56,6 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
     /// One connection.
     struct Link {
         var handle: UInt16
-        var mtu: Int
         var ready: Bool
     }
 
@@ -214,7 +213,6 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
             var attTimedOut = false
             if case .attTimeout? = error { attTimedOut = true }
             linkDown(info.peer, handle: info.handle, reason: reason, attTimedOut: attTimedOut)
-        case .mtuChanged(let handle, let mtu): mtuChanged(handle, mtu: Int(mtu))
         case .readyToSendWriteWithoutResponse(let handle):
             if let peer = peer(handle: handle) { emit(.writeWithoutResponseAvailability(peer, canSend: true)) }
         case .recordingProblem(let line):

@@ -1,7 +1,7 @@
-// One queued request of a peripheral: what was asked, its token, and a local error found before sending it.
+// One request of a peripheral: what was asked, its token, and a local error found before sending it.
 internal import OCBCore
 
-/// A request waiting in a peripheral's queue.
+/// A request of the app on a peripheral, from the call until its delegate callback.
 final class PendingOperation: @unchecked Sendable {
     /// What the app asked for.
     enum Kind {
@@ -19,15 +19,15 @@ final class PendingOperation: @unchecked Sendable {
         case openL2CAPChannel(CBL2CAPPSM)
     }
 
-    /// The token sent to the backend; nil for writes without response.
-    let id: RequestID?
+    /// The token sent to the backend, echoed in its response.
+    let id: RequestID
     let kind: Kind
     /// An error found before sending (property check, not connected); answered without the backend.
     var localError: (any Error)?
     /// True once handed to the backend.
     var sent = false
 
-    init(id: RequestID?, kind: Kind, localError: (any Error)? = nil) {
+    init(id: RequestID, kind: Kind, localError: (any Error)? = nil) {
         self.id = id
         self.kind = kind
         self.localError = localError

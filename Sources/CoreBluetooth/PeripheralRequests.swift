@@ -1,12 +1,16 @@
-// How a peripheral queues requests, sends them one at a time to the backend and answers them in order.
+// How a peripheral hands the app's requests to the backend and answers each with its delegate callback.
 internal import OCBCore
 internal import OCBGATT
 import Foundation
 
 extension CBPeripheral {
-    /// Queues a request; `check` (run with the lock held, only when connected) gives a local error, if any.
+    /// Takes a request: `check` (run with the lock held, only when connected) gives a local error, if any, which is
+    /// answered on the delegate queue without the backend; otherwise the request goes to the backend at once (from the
+    /// delegate queue) and waits among ``operations`` for its response. The facade keeps no queue of its own: the
+    /// link's ATT bearer orders the GATT requests (one transaction at a time, one procedure per turn), and Read RSSI
+    /// goes to the controller without waiting behind them.
     func enqueue(_ kind: PendingOperation.Kind, check: () -> (any Error)?) {
-        lock.run {
+        let operation: PendingOperation = lock.run {
             let id = RequestID(rawValue: manager?.nextRequestNumber() ?? 0)
             var error: (any Error)?
             if storedState != .connected {
@@ -15,9 +19,11 @@ extension CBPeripheral {
             } else {
                 error = check()
             }
-            operations.append(PendingOperation(id: id, kind: kind, localError: error))
+            let operation = PendingOperation(id: id, kind: kind, localError: error)
+            if error == nil { operations.append(operation) }
+            return operation
         }
-        queue.async { self.pump() }
+        queue.async { self.dispatch(operation) }
     }
 
     /// Why `attribute` cannot be used on this peripheral now, if it cannot (lock held).
@@ -32,44 +38,20 @@ extension CBPeripheral {
         return owner === self ? nil : CBError(.invalidParameters)
     }
 
-    private enum Step {
-        case idle
-        case answer(PendingOperation, any Error)
-        case send(PendingOperation)
-    }
-
-    /// Answers local errors at the head of the queue and sends the next request (on the delegate queue).
-    func pump() {
-        while true {
-            let step: Step = lock.run {
-                guard let head = operations.first else { return .idle }
-                if let error = head.localError {
-                    operations.removeFirst()
-                    return .answer(head, error)
-                }
-                if head.sent { return .idle }
-                guard storedState == .connected else {
-                    operations.removeFirst()
-                    return .answer(head, CBError(.notConnected))
-                }
-                if let error = ownershipErrorIfAttribute(head.kind) {
-                    operations.removeFirst()
-                    return .answer(head, error)
-                }
-                head.sent = true
-                if head.id == nil { operations.removeFirst() }
-                return .send(head)
-            }
-            switch step {
-            case .idle:
-                return
-            case .answer(let operation, let error):
-                answer(operation, outcome: .failure(error))
-            case .send(let operation):
-                send(operation)
-                if operation.id != nil { return }
-            }
+    /// Answers a request's local error, or sends it to the backend (on the delegate queue). An attribute invalidated
+    /// (or a link lost) since the app asked is answered without the backend too.
+    private func dispatch(_ operation: PendingOperation) {
+        if let error = operation.localError { return answer(operation, outcome: .failure(error)) }
+        let error: (any Error)? = lock.run {
+            guard operations.contains(where: { $0 === operation }) else { return nil }  // failed by a disconnect already
+            var error = ownershipErrorIfAttribute(operation.kind)
+            if storedState != .connected { error = CBError(.notConnected) }
+            if error != nil { operations.removeAll { $0 === operation } }
+            operation.sent = error == nil
+            return error
         }
+        if let error { return answer(operation, outcome: .failure(error)) }
+        if operation.sent { send(operation) }
     }
 
     /// Re-checks an attribute invalidated while the request waited (lock held).
@@ -85,7 +67,7 @@ extension CBPeripheral {
     }
 
     private func send(_ operation: PendingOperation) {
-        let id = operation.id ?? RequestID(rawValue: 0)
+        let id = operation.id
         switch operation.kind {
         case .discoverServices(let uuids):
             backend.discoverServices(peer, request: id, uuids: uuids)
@@ -121,16 +103,14 @@ extension CBPeripheral {
         }
     }
 
-    /// A backend response for the request at the head of the queue (on the delegate queue). Stray ones are ignored.
+    /// A backend response for the request with `id` (on the delegate queue). Stray ones are ignored.
     func handleResponse(_ id: RequestID, _ response: BackendResponse) {
         let operation: PendingOperation? = lock.run {
-            guard let head = operations.first, head.id == id, head.sent else { return nil }
-            operations.removeFirst()
-            return head
+            guard let index = operations.firstIndex(where: { $0.id == id && $0.sent }) else { return nil }
+            return operations.remove(at: index)
         }
         guard let operation else { return }
         answer(operation, with: response)
-        pump()
     }
 
     /// Fails every queued request with `CBError.peripheralDisconnected` (on the delegate queue, after the link dropped).

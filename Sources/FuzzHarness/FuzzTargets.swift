@@ -67,7 +67,6 @@ struct FuzzTarget: Sendable {
         var bearer = ATTBearer(receiveMTU: 64)
         let now = ContinuousClock.now
         bearer.exchangeMTU(now: now)
-        bearer.subscribe(handle: 0x0003)
         bearer.receive([0x03, 0x40, 0x00], now: now)
         bearer.enqueue(ATTReadRequest(attributeHandle: 0x0003), now: now)
         bearer.receive(bytes, now: now)

@@ -6,13 +6,23 @@
 /// ``takeEvents()`` after every call: it holds PDUs to send (in order), delivered values, request results,
 /// MTU changes, diagnostics and closure. Time is injected; nothing here reads a clock.
 ///
-/// Client role: requests (``enqueue(_:now:)``, ``exchangeMTU(clientRxMTU:now:)``) go out one at a time, in FIFO order;
+/// Client role: the bearer holds the connection's only request queue. Requests (``enqueue(_:now:ahead:keepsTurn:)``,
+/// ``exchangeMTU(clientRxMTU:now:)``) go out one at a time, in FIFO order (``ahead`` puts one at the front);
 /// a response or Error Response completes the pending one; a response of another kind fails it at once with
 /// ``ATTBearerError/unexpectedResponse(_:expected:)``; an Error Response naming another request opcode, or a response
 /// with nothing pending, is dropped with a diagnostic.
 /// A request not answered within ``transactionTimeout`` (30 s, §3.3.3) fails with ``ATTBearerError/timeout``, as do
 /// all queued ones, and the bearer closes: no ATT PDU is sent afterwards and later requests fail with
 /// ``ATTBearerError/bearerClosed``.
+///
+/// Turns: a multi-request procedure (a GATT discovery, a long read, a queued write, whose Prepare Writes share the
+/// server's one prepare queue per client, §3.4.6) sends its requests with `keepsTurn`: when such a request completes,
+/// the bearer holds the turn for its owner and sends nothing else until the owner goes on with
+/// ``continueTurn(with:now:keepsTurn:)`` (sent at once) or gives the turn back with ``endTurn(now:)``. So requests of
+/// other users wait between procedures, never inside one.
+///
+/// Time: a request sent by a call that brings no time (`now` nil) has its transaction timer started by the next
+/// ``tick(now:)`` or ``receive(_:now:)``; the owner calls one right after.
 ///
 /// MTU (§3.4.2, §5.2.1): ATT_MTU starts at 23; it becomes min(our receive MTU, the peer's receive MTU), never
 /// below 23. The peer announces its receive MTU in its Exchange MTU Request and in its response to ours; if it
@@ -28,11 +38,10 @@
 /// Execute Write Response (nothing can be prepared), malformed requests Invalid PDU, unknown request opcodes
 /// Request Not Supported. Commands are never answered.
 ///
-/// Values: notifications and indications for handles registered with ``subscribe(handle:)`` come out as
-/// ``ATTBearerEvent/value(handle:value:kind:)``, each value of a Multiple Handle Value Notification separately.
-/// Subscribe before sending the CCCD write, so values arriving before its Write Response are delivered.
-/// Every indication is confirmed exactly once, right after its value event (also when the handle has no
-/// subscriber or the indication is malformed, so the peer's indication flow never stalls).
+/// Values: every notification and indication comes out as ``ATTBearerEvent/value(handle:value:kind:)``, each value of
+/// a Multiple Handle Value Notification separately; subscriptions are the GATT client's (Vol 3 Part G §4.10, §4.11),
+/// which routes them. Every indication is confirmed exactly once, right after its value event (also when the
+/// indication is malformed, so the peer's indication flow never stalls).
 public struct ATTBearer: Sendable {
     /// The default and minimum ATT_MTU on LE, in bytes (§3.2.8).
     public static let minimumMTU = 23
@@ -48,19 +57,24 @@ public struct ATTBearer: Sendable {
     public let transactionTimeout: Duration
     /// The current ATT_MTU, in bytes.
     public private(set) var mtu: Int = ATTBearer.minimumMTU
+    /// Why the bearer closed, once it has (transaction timeout or ``close()``); nil while open.
+    public private(set) var closeReason: ATTBearerCloseReason?
     /// True once the bearer has closed (transaction timeout or ``close()``).
-    public private(set) var isClosed = false
-    /// Handles whose notifications and indications are delivered.
-    public private(set) var subscribedHandles: Set<UInt16> = []
+    public var isClosed: Bool { closeReason != nil }
 
     struct Request: Sendable {
         let id: ATTRequestID
         let opcode: ATTOpcode
         let bytes: [UInt8]
+        /// The owner goes on after it completes: the bearer holds the turn until then.
+        var keepsTurn = false
     }
 
-    private var pending: (request: Request, deadline: ContinuousClock.Instant)?
+    /// The request waiting for its response, with its deadline (nil until a call brings the time).
+    private var pending: (request: Request, deadline: ContinuousClock.Instant?)?
     private var queue: [Request] = []
+    /// True while the owner of a completed `keepsTurn` request decides its next request: nothing else is sent.
+    public private(set) var isTurnHeld = false
     private var peerReceiveMTU: Int?
     private var mtuOffered = false
     private var nextID: UInt64 = 1
@@ -87,18 +101,12 @@ public struct ATTBearer: Sendable {
     /// Ids of the requests waiting behind the pending one, in sending order.
     public var queuedRequests: [ATTRequestID] { queue.map(\.id) }
 
-    /// Registers interest in `handle`'s notifications and indications (do it before the enabling CCCD write).
-    public mutating func subscribe(handle: UInt16) { subscribedHandles.insert(handle) }
-
-    /// Stops delivering `handle`'s values (do it after the disabling CCCD write completes).
-    public mutating func unsubscribe(handle: UInt16) { subscribedHandles.remove(handle) }
-
     /// Queues ATT_EXCHANGE_MTU_REQ offering `clientRxMTU` bytes (nil: ``receiveMTU``; values below 23 become 23), which
     /// becomes ``receiveMTU``: what goes on the wire is the offer, and ATT_MTU after the response is
     /// min(offer, Server Rx MTU) (§3.4.2.1, §3.4.2.2). Offered once per bearer: a second call completes at once
-    /// with ``ATTBearerError/mtuAlreadyExchanged``.
+    /// with ``ATTBearerError/mtuAlreadyExchanged``. `now` nil: the timer starts at the next call with the time.
     @discardableResult
-    public mutating func exchangeMTU(clientRxMTU: UInt16? = nil, now: ContinuousClock.Instant) -> ATTRequestID {
+    public mutating func exchangeMTU(clientRxMTU: UInt16? = nil, now: ContinuousClock.Instant?) -> ATTRequestID {
         let id = makeID()
         guard !mtuOffered else {
             events.append(.requestCompleted(id, .failure(.mtuAlreadyExchanged)))
@@ -110,11 +118,31 @@ public struct ATTBearer: Sendable {
         return enqueue(Request(id: id, opcode: ATTExchangeMTURequest.opcode, bytes: pdu.bytes), now: now)
     }
 
-    /// Queues a request; it is sent when every earlier one has completed. Its result comes as
-    /// ``ATTBearerEvent/requestCompleted(_:_:)`` with the returned id (at once when the bearer is closed).
+    /// Queues a request; it is sent when every earlier one has completed (`ahead`: before every queued one) and no
+    /// turn is held. Its result comes as ``ATTBearerEvent/requestCompleted(_:_:)`` with the returned id (at once when
+    /// the bearer is closed). With `keepsTurn` the bearer holds the turn after it completes (see the type's docs).
+    /// `now` nil: its timer starts at the next call with the time.
     @discardableResult
-    public mutating func enqueue<Request: ATTRequestPDU>(_ request: Request, now: ContinuousClock.Instant) -> ATTRequestID {
-        enqueue(ATTBearer.Request(id: makeID(), opcode: Request.opcode, bytes: request.bytes), now: now)
+    public mutating func enqueue<Request: ATTRequestPDU>(_ request: Request, now: ContinuousClock.Instant?,
+                                                         ahead: Bool = false, keepsTurn: Bool = false) -> ATTRequestID {
+        enqueue(ATTBearer.Request(id: makeID(), opcode: Request.opcode, bytes: request.bytes, keepsTurn: keepsTurn),
+                now: now, ahead: ahead)
+    }
+
+    /// The next request of the owner holding the turn (after its `keepsTurn` request completed), sent at once, ahead
+    /// of every queued one; `keepsTurn` again unless it is the procedure's last. Without a held turn it is queued ahead.
+    @discardableResult
+    public mutating func continueTurn<Request: ATTRequestPDU>(with request: Request, now: ContinuousClock.Instant?,
+                                                              keepsTurn: Bool = true) -> ATTRequestID {
+        isTurnHeld = false
+        return enqueue(request, now: now, ahead: true, keepsTurn: keepsTurn)
+    }
+
+    /// Gives the held turn back (the owner's procedure ended): the next queued request goes out.
+    public mutating func endTurn(now: ContinuousClock.Instant?) {
+        guard isTurnHeld else { return }
+        isTurnHeld = false
+        sendNext(now: now)
     }
 
     /// Sends a command (Write Command, Signed Write Command) at once, independent of the request queue.
@@ -127,8 +155,10 @@ public struct ATTBearer: Sendable {
         events.append(.send(bytes))
     }
 
-    /// Checks the transaction timeout: at or after the pending request's deadline, the bearer closes.
+    /// Starts the timer of a request sent without the time, and checks the transaction timeout: at or after the
+    /// pending request's deadline, the bearer closes.
     public mutating func tick(now: ContinuousClock.Instant) {
+        if let started = pending, started.deadline == nil { pending = (started.request, now + transactionTimeout) }
         guard let deadline = pending?.deadline, now >= deadline else { return }
         shut(failing: .timeout, reason: .transactionTimeout)
     }
@@ -177,24 +207,26 @@ public struct ATTBearer: Sendable {
         return ATTRequestID(rawValue: nextID)
     }
 
-    private mutating func enqueue(_ request: Request, now: ContinuousClock.Instant) -> ATTRequestID {
+    private mutating func enqueue(_ request: Request, now: ContinuousClock.Instant?, ahead: Bool = false) -> ATTRequestID {
         guard !isClosed else {
             events.append(.requestCompleted(request.id, .failure(.bearerClosed)))
             return request.id
         }
-        queue.append(request)
+        if ahead { queue.insert(request, at: 0) } else { queue.append(request) }
         sendNext(now: now)
         return request.id
     }
 
-    private mutating func sendNext(now: ContinuousClock.Instant) {
-        while pending == nil, !isClosed, !queue.isEmpty {
+    private mutating func sendNext(now: ContinuousClock.Instant?) {
+        while pending == nil, !isTurnHeld, !isClosed, !queue.isEmpty {
             let request = queue.removeFirst()
             guard request.bytes.count <= mtu else {
+                // Refused unsent; its owner still decides what follows when it kept the turn.
+                isTurnHeld = request.keepsTurn
                 events.append(.requestCompleted(request.id, .failure(.exceedsMTU(length: request.bytes.count, mtu: mtu))))
                 continue
             }
-            pending = (request, now + transactionTimeout)
+            pending = (request, now.map { $0 + transactionTimeout })
             events.append(.send(request.bytes))
         }
     }
@@ -202,6 +234,7 @@ public struct ATTBearer: Sendable {
     private mutating func complete(_ result: Result<ATTPDU, ATTBearerError>, now: ContinuousClock.Instant) {
         guard let request = pending?.request else { return }
         pending = nil
+        isTurnHeld = request.keepsTurn
         events.append(.requestCompleted(request.id, result))
         sendNext(now: now)
     }
@@ -272,7 +305,8 @@ public struct ATTBearer: Sendable {
     }
 
     private mutating func shut(failing error: ATTBearerError, reason: ATTBearerCloseReason) {
-        isClosed = true
+        closeReason = reason
+        isTurnHeld = false
         if let request = pending?.request { events.append(.requestCompleted(request.id, .failure(error))) }
         pending = nil
         for request in queue { events.append(.requestCompleted(request.id, .failure(error))) }
@@ -312,11 +346,7 @@ public struct ATTBearer: Sendable {
     }
 
     private mutating func deliver(handle: UInt16, value: [UInt8], kind: ATTValueKind) {
-        if subscribedHandles.contains(handle) {
-            events.append(.value(handle: handle, value: value, kind: kind))
-        } else {
-            events.append(.diagnostic(.unsubscribedValue(handle: handle, kind: kind)))
-        }
+        events.append(.value(handle: handle, value: value, kind: kind))
     }
 
     // MARK: Server side

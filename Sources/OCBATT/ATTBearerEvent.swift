@@ -20,7 +20,7 @@ public enum ATTBearerCloseReason: Hashable, Sendable {
 public enum ATTBearerEvent: Hashable, Sendable {
     /// An ATT PDU to send on CID 0x0004 (at most ATT_MTU bytes).
     case send([UInt8])
-    /// A notified or indicated value for a subscribed handle. For an indication the confirmation
+    /// A notified or indicated value (the GATT client routes it to its subscriber). For an indication the confirmation
     /// ``send(_:)`` follows immediately after this event.
     case value(handle: UInt16, value: [UInt8], kind: ATTValueKind)
     /// A request finished: its response PDU, or why it failed.
@@ -43,8 +43,6 @@ public enum ATTBearerDiagnostic: Hashable, Sendable, CustomStringConvertible {
     case malformedPDU(ATTDecodingError)
     /// A PDU larger than our receive MTU that was not a response; dropped (a request is answered Invalid PDU).
     case exceedsReceiveMTU(ATTOpcode, length: Int)
-    /// A notification or indication for a handle with no subscription; the value is dropped (an indication is still confirmed).
-    case unsubscribedValue(handle: UInt16, kind: ATTValueKind)
     /// A request from the peer answered by our minimal server (the error sent, nil for a success response).
     case answeredPeerRequest(ATTOpcode, error: ATTError?)
     /// A command from the peer; commands are never answered.
@@ -63,7 +61,6 @@ public enum ATTBearerDiagnostic: Hashable, Sendable, CustomStringConvertible {
             "ATT_ERROR_RSP for \(response.requestOpcode.name) while \(pending?.name ?? "nothing") is pending; dropped"
         case .malformedPDU(let error): "\(error)"
         case .exceedsReceiveMTU(let opcode, let length): "\(opcode.name) of \(length) bytes exceeds our receive MTU; dropped"
-        case .unsubscribedValue(let handle, let kind): "\(kind) for unsubscribed handle 0x\(String(handle, radix: 16)); dropped"
         case .answeredPeerRequest(let opcode, let error): "answered peer's \(opcode.name) with \(error.map { "\($0)" } ?? "a response")"
         case .ignoredCommand(let opcode): "peer's \(opcode.name) ignored (commands are not answered)"
         case .unexpectedConfirmation: "ATT_HANDLE_VALUE_CFM without an indication of ours; dropped"

@@ -8,15 +8,15 @@ extension GATTClient {
     /// MTU), §3.4.2.2), which ``mtu`` then holds. Errors: ``GATTError/att(_:handle:)`` e.g. Request Not Supported.
     public func exchangeMTU(clientRxMTU: UInt16 = 517, completion: @escaping (Result<Int, GATTError>) -> Void) {
         let offer = min(517, max(23, clientRxMTU))
-        enqueue({ _ in GATTExchangeMTU(clientRxMTU: offer) }) { [weak self] _, result in
-            // The bearer's mtuChanged came before its response in the same run: mtu is the bearer's value already.
+        start(GATTExchangeMTU(clientRxMTU: offer)) { [weak self] _, result in
+            // The bearer settled ATT_MTU before completing the request: mtu is the bearer's value already.
             completion(result.map { procedureValue in self?.mtu ?? procedureValue })
         }
     }
 
     /// Discover All Primary Services (§4.4.1); found services enter the cache (also when it fails part-way).
     public func discoverAllPrimaryServices(completion: @escaping (Result<[GATTService], GATTError>) -> Void) {
-        enqueue({ _ in GATTDiscoverPrimaryServices() }) { [weak self] procedure, result in
+        start(GATTDiscoverPrimaryServices()) { [weak self] procedure, result in
             self?.cache.insert(procedure.found)
             completion(result)
         }
@@ -24,7 +24,7 @@ extension GATTClient {
 
     /// Discover Primary Service by Service UUID (§4.4.2); found services enter the cache.
     public func discoverPrimaryServices(uuid: BluetoothUUID, completion: @escaping (Result<[GATTService], GATTError>) -> Void) {
-        enqueue({ _ in GATTDiscoverPrimaryServices(uuid: uuid) }) { [weak self] procedure, result in
+        start(GATTDiscoverPrimaryServices(uuid: uuid)) { [weak self] procedure, result in
             self?.cache.insert(procedure.found)
             completion(result)
         }
@@ -33,7 +33,7 @@ extension GATTClient {
     /// Find Included Services (§4.5.1) of `service`; the includes enter the cache, and included services not
     /// yet known enter it as secondary services.
     public func findIncludedServices(of service: GATTService, completion: @escaping (Result<[GATTIncludedService], GATTError>) -> Void) {
-        enqueue({ _ in GATTFindIncludedServices(service: service) }) { [weak self] procedure, result in
+        start(GATTFindIncludedServices(service: service)) { [weak self] procedure, result in
             guard let self else { return }
             self.cache.setIncludedServices(procedure.found, ofServiceAt: service.startHandle)
             let unknown = procedure.found.filter { self.cache.service(startingAt: $0.startHandle) == nil }
@@ -47,7 +47,7 @@ extension GATTClient {
     /// the completion gets the ones asked for.
     public func discoverCharacteristics(of service: GATTService, uuid: BluetoothUUID? = nil,
                                         completion: @escaping (Result<[GATTCharacteristic], GATTError>) -> Void) {
-        enqueue({ _ in GATTDiscoverCharacteristics(service: service, uuid: uuid) }) { [weak self] procedure, result in
+        start(GATTDiscoverCharacteristics(service: service, uuid: uuid)) { [weak self] procedure, result in
             self?.cache.setCharacteristics(procedure.allFound, ofServiceAt: service.startHandle)
             completion(result)
         }
@@ -56,7 +56,7 @@ extension GATTClient {
     /// Discover All Characteristic Descriptors (§4.7.1) of `characteristic`; no request when it has no room for any.
     public func discoverDescriptors(of characteristic: GATTCharacteristic,
                                     completion: @escaping (Result<[GATTDescriptor], GATTError>) -> Void) {
-        enqueue({ _ in GATTDiscoverDescriptors(characteristic: characteristic) }) { [weak self] procedure, result in
+        start(GATTDiscoverDescriptors(characteristic: characteristic)) { [weak self] procedure, result in
             self?.cache.setDescriptors(procedure.found, ofCharacteristicAt: characteristic.declarationHandle)
             completion(result)
         }
@@ -67,7 +67,7 @@ extension GATTClient {
     /// found, enables its indications. The completion gets the cache.
     public func discoverDatabase(range: ClosedRange<UInt16> = 0x0001...0xFFFF,
                                  completion: @escaping (Result<GATTAttributeCache, GATTError>) -> Void) {
-        enqueue({ _ in GATTDiscoverDatabase(range: range) }) { [weak self] procedure, result in
+        start(GATTDiscoverDatabase(range: range)) { [weak self] procedure, result in
             guard let self else { return }
             self.merge(procedure.found)
             if case .success = result, self.subscribesToServiceChanged { self.writeServiceChangedConfiguration(first: true) { _ in } }
@@ -107,7 +107,7 @@ extension GATTClient {
             return completion(.success(false))
         }
         let value = GATTClientCharacteristicConfiguration.indication.bytes
-        enqueue(first: first, { mtu in GATTWrite(handle: cccd.handle, value: value, mtu: mtu) }) { _, result in
+        start(GATTWrite(handle: cccd.handle, value: value, mtu: mtu), ahead: first) { _, result in
             completion(result.map { _ in true })
         }
     }
@@ -115,35 +115,35 @@ extension GATTClient {
     /// Read Characteristic Value (§4.8.1) or Read Characteristic Descriptor (§4.12.1) at `handle`; with `long`,
     /// Read Long Characteristic Values / Descriptors (§4.8.3, §4.12.2): Read Blob until a part shorter than ATT_MTU-1.
     public func read(_ handle: UInt16, long: Bool = false, completion: @escaping (Result<[UInt8], GATTError>) -> Void) {
-        enqueue({ mtu in GATTRead(handle: handle, long: long, mtu: mtu) }) { _, result in completion(result) }
+        start(GATTRead(handle: handle, long: long, mtu: mtu)) { _, result in completion(result) }
     }
 
     /// Read Using Characteristic UUID (§4.8.2): the handle-value pairs of characteristics of type `uuid` in `range`.
     public func readUsingCharacteristicUUID(_ uuid: BluetoothUUID, in range: ClosedRange<UInt16> = 0x0001...0xFFFF,
                                             completion: @escaping (Result<[GATTHandleValue], GATTError>) -> Void) {
-        enqueue({ _ in GATTReadUsingCharacteristicUUID(range: range, uuid: uuid) }) { _, result in completion(result) }
+        start(GATTReadUsingCharacteristicUUID(range: range, uuid: uuid)) { _, result in completion(result) }
     }
 
     /// Read Multiple Characteristic Values (§4.8.4): the values of `handles` (two or more) concatenated.
     public func readMultiple(_ handles: [UInt16], completion: @escaping (Result<[UInt8], GATTError>) -> Void) {
-        enqueue({ mtu in GATTReadMultiple(handles: handles, mtu: mtu) }) { _, result in completion(result) }
+        start(GATTReadMultiple(handles: handles, mtu: mtu)) { _, result in completion(result) }
     }
 
     /// Read Multiple Variable Length Characteristic Values (§4.8.5): the value of each of `handles` (two or more).
     public func readMultipleVariable(_ handles: [UInt16], completion: @escaping (Result<[GATTHandleValue], GATTError>) -> Void) {
-        enqueue({ mtu in GATTReadMultipleVariable(handles: handles, mtu: mtu) }) { _, result in completion(result) }
+        start(GATTReadMultipleVariable(handles: handles, mtu: mtu)) { _, result in completion(result) }
     }
 
     /// Write Characteristic Value (§4.9.3) or Write Characteristic Descriptor (§4.12.3): a Write Request of at
     /// most ATT_MTU-3 bytes. Errors: ``GATTError/valueTooLong(length:maximum:)``, ``GATTError/att(_:handle:)``.
     public func write(_ value: [UInt8], to handle: UInt16, completion: @escaping (Result<Void, GATTError>) -> Void) {
-        enqueue({ mtu in GATTWrite(handle: handle, value: value, mtu: mtu) }) { _, result in completion(result) }
+        start(GATTWrite(handle: handle, value: value, mtu: mtu)) { _, result in completion(result) }
     }
 
     /// Write Long Characteristic Values / Descriptors (§4.9.4, §4.12.4): Prepare Writes of ATT_MTU-5 bytes, each
     /// echo checked, then Execute Write. At most 512 bytes.
     public func writeLong(_ value: [UInt8], to handle: UInt16, completion: @escaping (Result<Void, GATTError>) -> Void) {
-        enqueue({ mtu in GATTPreparedWrite(writes: [GATTHandleValue(handle: handle, value: value)], mtu: mtu) }) { _, result in
+        start(GATTPreparedWrite(writes: [GATTHandleValue(handle: handle, value: value)], mtu: mtu)) { _, result in
             completion(result)
         }
     }
@@ -151,21 +151,21 @@ extension GATTClient {
     /// Reliable Writes (§4.9.5): every value prepared and checked against its echo, then written at once;
     /// a differing echo cancels all (``GATTError/preparedValueMismatch(handle:offset:)``).
     public func reliableWrite(_ writes: [GATTHandleValue], completion: @escaping (Result<Void, GATTError>) -> Void) {
-        enqueue({ mtu in GATTPreparedWrite(writes: writes, mtu: mtu) }) { _, result in completion(result) }
+        start(GATTPreparedWrite(writes: writes, mtu: mtu)) { _, result in completion(result) }
     }
 
     /// Write Without Response (§4.9.1): a Write Command of at most ATT_MTU-3 bytes, queued for sending now
-    /// (commands need no turn). Throws ``GATTError/valueTooLong(length:maximum:)``, or the error the client closed with.
+    /// (commands need no turn). Throws ``GATTError/valueTooLong(length:maximum:)``, or the error the bearer closed with.
     public func writeWithoutResponse(_ value: [UInt8], to handle: UInt16) throws(GATTError) {
-        if let closedWith = closedError { throw closedWith }
+        if let closedError { throw closedError }
         guard value.count <= mtu - 3 else { throw GATTError.valueTooLong(length: value.count, maximum: mtu - 3) }
-        appendOutgoing(ATTWriteCommand(attributeHandle: handle, attributeValue: value))
+        try sendCommand(ATTWriteCommand(attributeHandle: handle, attributeValue: value))
     }
 
     /// Signed Write Without Response (§4.9.2): a Signed Write Command of at most ATT_MTU-15 bytes signed by
     /// ``signer``. Throws ``GATTError/needsBonding`` while no signing key is present.
     public func signedWriteWithoutResponse(_ value: [UInt8], to handle: UInt16) throws(GATTError) {
-        if let closedWith = closedError { throw closedWith }
+        if let closedError { throw closedError }
         guard let signer else { throw GATTError.needsBonding }
         guard value.count <= mtu - 15 else { throw GATTError.valueTooLong(length: value.count, maximum: mtu - 15) }
         // The signature covers the PDU up to it: opcode, handle, value (Vol 3 Part H §2.4.5).
@@ -174,7 +174,14 @@ extension GATTClient {
                                                   authenticationSignature: signer(unsigned)) else {
             throw GATTError.needsBonding
         }
-        appendOutgoing(command)
+        try sendCommand(command)
+    }
+
+    /// Sends a command through the bearer, its refusal as a ``GATTError``.
+    private func sendCommand<Command: ATTCommandPDU>(_ command: Command) throws(GATTError) {
+        do throws(ATTBearerError) { try bearer.send(command) } catch {
+            throw closedError ?? .invalidRequest(error.description)
+        }
     }
 
     /// Enables notifications or indications of `characteristic` (§4.10, §4.11) by writing its CCCD (§3.3.3.3):

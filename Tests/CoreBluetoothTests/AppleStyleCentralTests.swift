@@ -107,13 +107,13 @@ final class GuideCentral: NSObject, CBCentralManagerDelegate, CBPeripheralDelega
     }
     for _ in 0..<4 { queue.sync {} }
     step(.advertisement(AdvertisementReport(peer: Harness.peer, rssi: -58, localName: "HRM", isConnectable: true)))
-    step(.connected(Harness.peer, mtu: 23))
+    step(.connected(Harness.peer))
     step(.response(Harness.peer, backend.lastRequest, .services([Harness.heartRate, Harness.battery])))
     step(.response(Harness.peer, backend.lastRequest, .characteristics(Harness.heartRateCharacteristics)))
-    // Requests go one at a time: setNotify(2A37), read(2A38), write(2A39).
-    step(.response(Harness.peer, backend.lastRequest, .failure(.att(ATTError(rawValue: 0x03)))))
-    step(.response(Harness.peer, backend.lastRequest, .value([0x02])))
-    step(.response(Harness.peer, backend.lastRequest, .written))
+    // The guide asks setNotify(2A37), read(2A38), write(2A39) at once; the link answers them in that order.
+    step(.response(Harness.peer, backend.request("cccd"), .failure(.att(ATTError(rawValue: 0x03)))))
+    step(.response(Harness.peer, backend.request("read 6"), .value([0x02])))
+    step(.response(Harness.peer, backend.request("write 8"), .written))
     step(.valueNotified(Harness.peer, handle: 3, value: [0x00, 0x48], isIndication: false))
     #expect(central.lines == [
         "powered on", "Discovered HRM HRM -58 true", "Peripheral connected", "Discovered service 180D",

@@ -10,21 +10,37 @@ final class FakeBackend: CentralBackend, @unchecked Sendable {
     private var handler: (@Sendable (BackendEvent) -> Void)?
     private var log: [String] = []
     private var ids: [RequestID] = []
+    private var requests: [(call: String, id: RequestID)] = []
     let initialState: CBManagerState
     let controller = BluetoothAddress("00:1A:7D:DA:71:13")
 
     init(initialState: CBManagerState = .poweredOn) { self.initialState = initialState }
 
+    private var storedMTU = 23
+    /// The ATT_MTU the fake link's bearer holds (``attMTU(_:)``).
+    var mtu: Int {
+        get { lock.withLock { storedMTU } }
+        set { lock.withLock { storedMTU = newValue } }
+    }
+    func attMTU(_ peer: PeerAddress) -> Int? { mtu }
+
     var calls: [String] { lock.withLock { log } }
     /// The request token of the most recent request.
     var lastRequest: RequestID { lock.withLock { ids.last ?? RequestID(rawValue: 0) } }
+    /// The token of the most recent request whose recorded call starts with `prefix` ("read 6", "readRSSI").
+    func request(_ prefix: String) -> RequestID {
+        lock.withLock { requests.last { $0.call.hasPrefix(prefix) }?.id ?? RequestID(rawValue: 0) }
+    }
 
     func emit(_ event: BackendEvent) { lock.withLock { handler }?(event) }
 
     private func record(_ text: String, _ id: RequestID? = nil) {
         lock.withLock {
             log.append(text)
-            if let id { ids.append(id) }
+            if let id {
+                ids.append(id)
+                requests.append((text, id))
+            }
         }
     }
 

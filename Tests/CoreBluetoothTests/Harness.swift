@@ -33,6 +33,11 @@ final class Harness: @unchecked Sendable {
     }
 
     /// Answers the most recent request.
+    /// Answers the request whose recorded call starts with `call`.
+    func respond(to call: String, _ response: BackendResponse) {
+        emit(.response(Self.peer, backend.request(call), response))
+    }
+
     func respond(_ response: BackendResponse) {
         emit(.response(Self.peer, backend.lastRequest, response))
     }
@@ -51,7 +56,7 @@ final class Harness: @unchecked Sendable {
         peripheral.delegate = recorder
         manager.connect(peripheral, options: options)
         flush()
-        emit(.connected(Self.peer, mtu: 185))
+        backend.mtu = 185; emit(.connected(Self.peer))
         return peripheral
     }
 

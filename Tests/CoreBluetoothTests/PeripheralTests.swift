@@ -128,21 +128,22 @@ import Testing
     #expect(!measurement.isNotifying)
 }
 
-@Test func callbacksKeepRequestOrderAcrossLocalErrors() throws {
+@Test func requestsGoToTheLinkAtOnceAndReadRSSIDoesNotWaitBehindARead() throws {
     let h = Harness()
     let (peripheral, characteristics) = try #require(h.explored())
     let location = try #require(characteristics["2A38"])
     let measurement = try #require(characteristics["2A37"])
-    peripheral.readValue(for: location)           // goes to the backend
-    peripheral.readValue(for: measurement)        // fails locally (not readable)
-    peripheral.readRSSI()                         // goes to the backend after the first answer
+    peripheral.readValue(for: location)           // goes to the backend: the link's bearer orders ATT requests
+    peripheral.readValue(for: measurement)        // fails locally (not readable), answered at once
+    peripheral.readRSSI()                         // a link command: goes to the backend at once too
     h.flush()
-    #expect(h.backend.calls.last == "read 6", "one request at a time")
-    #expect(h.recorder.log.last == "characteristics 180F [\"2A19\"]", "the local error waits for the earlier request")
-    h.respond(.value([0x02]))
-    #expect(h.backend.calls.last == "readRSSI")
-    h.respond(.rssi(-61))
-    #expect(h.recorder.log.suffix(3) == ["value 2A38 [2]", "value 2A37 nil error=ATT.2", "rssi -61"])
+    #expect(h.backend.calls.suffix(2) == ["read 6", "readRSSI"], "no queue in the facade")
+    #expect(h.recorder.log.last == "value 2A37 nil error=ATT.2", "a local error does not wait for earlier requests")
+    // The controller answers Read RSSI while the ATT read is still outstanding.
+    h.respond(to: "readRSSI", .rssi(-61))
+    #expect(h.recorder.log.last == "rssi -61")
+    h.respond(to: "read 6", .value([0x02]))
+    #expect(h.recorder.log.suffix(3) == ["value 2A37 nil error=ATT.2", "rssi -61", "value 2A38 [2]"])
 }
 
 @Test func disconnectMidRequestFailsEveryRequestThenReports() throws {
@@ -162,7 +163,7 @@ import Testing
     // Reconnected: the old objects are invalid.
     h.manager.connect(peripheral)
     h.flush()
-    h.emit(.connected(Harness.peer, mtu: 23))
+    h.backend.mtu = 23; h.emit(.connected(Harness.peer))
     peripheral.readValue(for: location)
     h.flush()
     #expect(h.recorder.log.last == "value 2A38 nil error=CB.2")
@@ -184,12 +185,13 @@ import Testing
     h.emit(.writeWithoutResponseAvailability(Harness.peer, canSend: true))
     #expect(peripheral.canSendWriteWithoutResponse)
     #expect(h.recorder.log.last == "ready")
-    // Longer than ATT_MTU-3 (MTU 185 → 182): dropped.
+    // Longer than the maximum attribute value length (512, Vol 3 Part F §3.2.9): dropped by the facade. A value
+    // longer than ATT_MTU-3 goes on: the link's GATT client, which holds ATT_MTU, refuses it (GATT's ReadWriteTests).
     let before = h.backend.calls.count
-    peripheral.writeValue(Data(count: 183), for: control, type: .withoutResponse)
+    peripheral.writeValue(Data(count: 513), for: control, type: .withoutResponse)
     h.flush()
     #expect(h.backend.calls.count == before)
-    h.emit(.mtuChanged(Harness.peer, mtu: 247))
+    h.backend.mtu = 247
     #expect(peripheral.maximumWriteValueLength(for: .withoutResponse) == 244)
 }
 

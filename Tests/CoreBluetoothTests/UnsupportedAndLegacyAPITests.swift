@@ -28,7 +28,7 @@ private final class ConsoleCapture: @unchecked Sendable {
 private protocol LegacyRSSI { var rssi: NSNumber? { get } }
 extension CBPeripheral: LegacyRSSI {}
 
-@Test func openL2CAPChannelIsAnsweredNotSupportedInRequestOrder() throws {
+@Test func openL2CAPChannelIsAnsweredNotSupportedAtOnce() throws {
     let h = Harness()
     let (peripheral, characteristics) = try #require(h.explored())
     let location = try #require(characteristics["2A38"])
@@ -39,17 +39,14 @@ extension CBPeripheral: LegacyRSSI {}
     peripheral.openL2CAPChannel(0x0080)
     peripheral.readRSSI()
     h.flush()
-    // The read is in flight; the channel request waits behind it and the RSSI read behind the channel request.
-    #expect(h.backend.calls.last == "read 6")
-    #expect(!h.recorder.log.contains { $0.hasPrefix("l2cap") })
-    h.respond(.value([0x02]))
-    #expect(h.recorder.log.suffix(2) == ["value 2A38 [2]", "l2cap nil error=CB.13"])
+    // The read and the RSSI read went to the backend; the channel request, answered locally, did not wait for them.
+    #expect(h.backend.calls.suffix(2) == ["read 6", "readRSSI"])
+    #expect(h.recorder.log.last == "l2cap nil error=CB.13")
     let error = try #require(h.recorder.errors.last as? CBError)
     #expect(error.code == .operationNotSupported && (error as NSError).domain == "CBErrorDomain")
-    // Nothing went to the backend for the channel; the RSSI read follows at once.
-    #expect(h.backend.calls.suffix(2) == ["read 6", "readRSSI"])
-    h.respond(.rssi(-70))
-    #expect(h.recorder.log.last == "rssi -70")
+    h.respond(to: "read 6", .value([0x02]))
+    h.respond(to: "readRSSI", .rssi(-70))
+    #expect(h.recorder.log.suffix(3) == ["l2cap nil error=CB.13", "value 2A38 [2]", "rssi -70"])
     #expect(h.recorder.offQueue == 0)
     #expect(console.lines.contains { $0.hasPrefix("[CoreBluetooth] WARNING: openL2CAPChannel(128) is not supported") })
 }

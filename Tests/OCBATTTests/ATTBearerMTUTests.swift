@@ -40,7 +40,6 @@ import Testing
         link.bearer.receive([0x0b] + longValue + [0x00], now: t0)
         #expect(link.bearer.takeEvents() == [.requestCompleted(next, .failure(.responseExceedsReceiveMTU(length: 518, receiveMTU: 517)))])
         // Notifications of up to 517 bytes are delivered whole too.
-        link.bearer.subscribe(handle: 0x0E)
         link.bearer.receive([0x1b, 0x0e, 0x00] + [UInt8](repeating: 1, count: 514), now: t0)
         #expect(link.bearer.takeEvents() == [.value(handle: 0x0E, value: [UInt8](repeating: 1, count: 514), kind: .notification)])
     }

@@ -9,7 +9,6 @@ import Testing
     /// Field case G4: a notification before the Write Response to the enabling CCCD write.
     @Test func g4NotificationBeforeWriteResponse() throws {
         var link = ScriptedLink()
-        link.bearer.subscribe(handle: 0x000E)
         let write = link.bearer.enqueue(ATTWriteRequest(attributeHandle: 0x000F, attributeValue: [0x01, 0x00]), now: t0)
         #expect(try ScriptedLink.h4(link.bearer.takeEvents()) == [hex("02 40 00 09 00 05 00 04 00 12 0f 00 01 00")])
         try link.receive(h4: "02 40 20 08 00 04 00 04 00 1b 0e 00 2a", now: t0)
@@ -21,7 +20,6 @@ import Testing
     /// G4 variant: an indication in the same spot is delivered and confirmed at once.
     @Test func g4IndicationBeforeWriteResponse() throws {
         var link = ScriptedLink()
-        link.bearer.subscribe(handle: 0x000E)
         _ = link.bearer.enqueue(ATTWriteRequest(attributeHandle: 0x000F, attributeValue: [0x02, 0x00]), now: t0)
         _ = link.bearer.takeEvents()
         link.bearer.receive(hex("1d 0e 00 2a"), now: t0)
@@ -31,7 +29,6 @@ import Testing
     /// Field case G5: exactly one confirmation per indication, after the value is handed on.
     @Test func g5IndicationConfirmedOnce() throws {
         var link = ScriptedLink()
-        link.bearer.subscribe(handle: 0x000E)
         try link.receive(h4: "02 40 20 09 00 05 00 04 00 1d 0e 00 01 02", now: t0)
         let events = link.bearer.takeEvents()
         #expect(events == [.value(handle: 0x000E, value: [0x01, 0x02], kind: .indication), .send(hex("1e"))])
@@ -40,24 +37,21 @@ import Testing
         #expect(sent(link.bearer.takeEvents()) == [hex("1e")])
     }
 
-    @Test func indicationConfirmedEvenWithoutSubscriber() {
+    /// Every value comes out (subscriptions are the GATT client's), and every indication is confirmed.
+    @Test func everyValueIsDeliveredAndEveryIndicationConfirmed() {
         var bearer = ATTBearer()
         bearer.receive(hex("1d 20 00 01"), now: t0)
-        #expect(bearer.takeEvents() == [.diagnostic(.unsubscribedValue(handle: 0x20, kind: .indication)), .send(hex("1e"))])
+        #expect(bearer.takeEvents() == [.value(handle: 0x20, value: [0x01], kind: .indication), .send(hex("1e"))])
         bearer.receive(hex("1b 20 00 01"), now: t0)
-        #expect(bearer.takeEvents() == [.diagnostic(.unsubscribedValue(handle: 0x20, kind: .notification))])
+        #expect(bearer.takeEvents() == [.value(handle: 0x20, value: [0x01], kind: .notification)])
     }
 
     @Test func multipleHandleValueNotificationDeliversEachValue() {
         var bearer = ATTBearer()
-        bearer.subscribe(handle: 0x0E)
-        bearer.subscribe(handle: 0x10)
         bearer.receive(hex("23 0e 00 01 00 2a 10 00 02 00 01 02"), now: t0)
         #expect(bearer.takeEvents() == [
             .value(handle: 0x0E, value: [0x2a], kind: .notification), .value(handle: 0x10, value: [1, 2], kind: .notification),
         ])
-        bearer.unsubscribe(handle: 0x10)
-        #expect(bearer.subscribedHandles == [0x0E])
     }
 
     @Test func writeCommandGoesOutAtOnce() throws {

@@ -142,7 +142,6 @@ import FuzzSupport
                 now = now.advanced(by: .milliseconds(random.int(0...50)))
                 bearer.receive(pdu, now: now)
             }
-            if bearer.subscribedHandles.isEmpty { bearer.subscribe(handle: UInt16(random.int(1...0x30))) }
             absorb(bearer.takeEvents(), mtuBefore: mtuBefore, bearer: bearer)
             #expect(bearer.mtu >= ATTBearer.minimumMTU && bearer.mtu <= bearer.receiveMTU)
             if bearer.isClosed || step % 700 == 699 {

@@ -69,7 +69,7 @@ import OCBATT
         var changes: [GATTServiceChange] = []
         client.serviceChangeHandler = { changes.append($0) }
         // Handle Value Indication of 0x0008: affected range 0x000A-0xFFFF.
-        #expect(client.receiveServerPDU(hex("1d 08 00 0a 00 ff ff")))
+        #expect(serverSends(client, hex("1d 08 00 0a 00 ff ff")))
         server.serve(client)
         #expect(changes.count == 1)
         #expect(changes.first?.removed.map(\.uuid) == [BluetoothUUID(0x180F), uuid128])
@@ -96,7 +96,7 @@ import OCBATT
         var lines: [String] = []
         client.serviceChangeHandler = { changes.append($0) }
         client.diagnosticHandler = { lines.append($0) }
-        #expect(client.receiveServerPDU(indication))
+        #expect(serverSends(client, indication))
         server.serve(client)
         #expect(changes.isEmpty && lines == [line])
         #expect(client.cache == before && server.requestCount == requests)

@@ -107,8 +107,14 @@ struct HostileServer {
     static func drive(_ client: GATTClient, _ server: inout HostileServer, limit: Int = 4000) -> Int {
         var requests = 0
         while true {
-            let outgoing = client.takeOutgoing()
-            if outgoing.isEmpty { break }
+            // Only requests get an answer: a confirmation of an indication the server's noise made needs none.
+            let outgoing = pendingSent(client).filter { ATTOpcode(rawValue: $0.first ?? 0).kind == .request }
+            if outgoing.isEmpty {
+                // An answer the bearer could not take (an Error Response naming another request) leaves the request
+                // pending: the 30 s transaction timeout ends it, as on a real link.
+                if client.isBusy { _ = client.tick(now: Wiring.shared.now + .seconds(31)) }
+                break
+            }
             #expect(outgoing.count == 1)
             for request in outgoing {
                 requests += 1
@@ -125,7 +131,7 @@ struct HostileServer {
                 } else {
                     Issue.record("the client sent an undecodable PDU \(Hex.string(request))")
                 }
-                client.receiveResponse(server.respond(to: request))
+                stash(client, pendingSent(client, runFirst: false) + Wiring.shared.run(client, feed: server.respond(to: request)))
             }
             if requests > limit {
                 Issue.record("no end after \(limit) requests")
@@ -154,7 +160,7 @@ struct HostileServer {
         var requests = 0
         var withCharacteristics = 0
         for _ in 0..<80 {
-            let client = GATTClient(mtu: server.random.chance(50) ? 23 : 185)
+            let client = GATTClient.agreed(mtu: server.random.chance(50) ? 23 : 185)
             server.hostility = [0, 1, 3, 10][server.random.int(0...3)]
             var results = 0
             client.discoverDatabase { _ in results += 1 }
@@ -178,7 +184,7 @@ struct HostileServer {
     func everyProcedureEndsExactlyOnce(seed: UInt64) {
         var server = HostileServer(random: FuzzRandom(seed: 0x6B80 + seed))
         for round in 0..<60 {
-            let client = GATTClient(mtu: [23, 64, 517][round % 3])
+            let client = GATTClient.agreed(mtu: [23, 64, 517][round % 3])
             var results = 0
             let count: (Any) -> Void = { _ in results += 1 }
             let handle = UInt16(server.random.int(1...40))

@@ -146,11 +146,14 @@ import OCBATT
     @Test func writeWithoutResponseAndSignedWrite() throws {
         let client = GATTClient()
         try client.writeWithoutResponse([0x01], to: 0x0003)
-        #expect(client.takeOutgoing() == [hex("52 03 00 01")])
+        #expect(pendingSent(client) == [hex("52 03 00 01")])
+        // ATT_MTU 23: a Write Command carries at most 20 bytes (Vol 3 Part F §3.4.5.3); nothing goes out.
+        #expect(throws: GATTError.valueTooLong(length: 21, maximum: 20)) { try client.writeWithoutResponse([UInt8](repeating: 0, count: 21), to: 0x0003) }
+        #expect(pendingSent(client).isEmpty)
         #expect(throws: GATTError.needsBonding) { try client.signedWriteWithoutResponse([0x01], to: 0x0003) }
         client.signer = { _ in [1, 0, 0, 0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5, 0xA6, 0xA7, 0xA8] }
         try client.signedWriteWithoutResponse([0x01], to: 0x0003)
-        #expect(client.takeOutgoing() == [hex("d2 03 00 01 01 00 00 00 a1 a2 a3 a4 a5 a6 a7 a8")])
+        #expect(pendingSent(client) == [hex("d2 03 00 01 01 00 00 00 a1 a2 a3 a4 a5 a6 a7 a8")])
     }
 
     @Test func subscriberGetsANotificationThatBeatsTheWriteResponseCaseG4() {
@@ -165,15 +168,16 @@ import OCBATT
         var received: [[UInt8]] = []
         let outcome = Outcome<Void>()
         client.subscribe(to: characteristic, handler: { received.append($0) }, completion: outcome.completion)
-        #expect(client.takeOutgoing() == [hex("12 0f 00 01 00")])
+        #expect(pendingSent(client) == [hex("12 0f 00 01 00")])
         // The notification of 0x000E arrives before the Write Response.
-        #expect(client.receiveServerPDU(hex("1b 0e 00 2a")))
+        #expect(serverSends(client, hex("1b 0e 00 2a")))
         #expect(received == [[0x2A]])
-        client.receiveResponse(hex("13"))
+        serverSends(client, hex("13"))
         #expect(outcome.value != nil)
         client.unsubscribe(from: characteristic) { _ in }
         exchange(client, "12 0f 00 00 00", "13")
-        client.receiveServerPDU(hex("1b 0e 00 2b"))
+        // Unsubscribed: the value is passed up, not delivered.
+        #expect(!serverSends(client, hex("1b 0e 00 2b")))
         #expect(received == [[0x2A]])
     }
 
@@ -197,13 +201,14 @@ import OCBATT
         client.read(0x0003, completion: first.completion)
         client.write([1], to: 0x0005, completion: second.completion)
         // One procedure at a time: only the Read Request is out.
-        #expect(client.takeOutgoing() == [hex("0a 03 00")])
-        client.close(.timeout)
-        #expect(first.error == .timeout)
-        #expect(second.error == .timeout)
+        #expect(pendingSent(client) == [hex("0a 03 00")])
+        // The link ended: the bearer closes, and every procedure fails, also one asked for later.
+        client.close(now: Wiring.shared.now)
+        #expect(first.error == .disconnected)
+        #expect(second.error == .disconnected)
         let late = Outcome<[UInt8]>()
         client.read(0x0003, completion: late.completion)
-        #expect(late.error == .timeout)
+        #expect(late.error == .disconnected)
         expectQuiet(client)
     }
 

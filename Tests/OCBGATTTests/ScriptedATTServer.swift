@@ -114,7 +114,7 @@ final class ScriptedATTServer {
     /// Answers everything the client sends until it is quiet, over the client's ATT bearer (the production wiring,
     /// ``Wiring``): requests come from the bearer's send events, answers go to the bearer.
     func serve(_ client: GATTClient) {
-        var sent = Wiring.shared.run(client)
+        var sent = pendingSent(client)
         while !sent.isEmpty {
             var next: [[UInt8]] = []
             for pdu in sent where ATTOpcode(rawValue: pdu.first ?? 0).kind == .request {

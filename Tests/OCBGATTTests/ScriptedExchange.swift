@@ -8,40 +8,42 @@ import OCBCore
 /// Parses hex written as in the spec's byte layouts ("10 01 00 ff ff 00 28"); an empty array if not hex.
 func hex(_ text: String) -> [UInt8] { Hex.bytes(text) ?? [] }
 
-/// The production wiring of a client under test: the ATT bearer it runs on (``GATTClient/run(on:now:)``, as the host's
-/// LinkATT does), one per client, made on first use with the client's ATT_MTU already agreed.
+/// The production wiring of a client under test: the client with the ATT bearer it owns, fed as the host's LinkATT
+/// feeds it (every PDU received on CID 0x0004 through ``GATTClient/receive(_:now:)``, procedures through
+/// ``GATTClient/run(now:)``), at one injected instant.
 final class Wiring: @unchecked Sendable {
     static let shared = Wiring()
-    /// Weak so that a new client at a freed client's address never gets its bearer.
-    private struct Entry {
-        weak var client: GATTClient?
-        var bearer: ATTBearer
-    }
-    private var bearers: [ObjectIdentifier: Entry] = [:]
-    private let lock = NSLock()
     let now = ContinuousClock.now
 
-    /// Runs `client` over its bearer after `feed` (received PDUs go to the bearer) and returns the PDUs sent.
+    /// Runs `client` after `feed` (a PDU received on its bearer) and returns the PDUs it sent.
     func run(_ client: GATTClient, feed: [UInt8]? = nil) -> [[UInt8]] {
-        lock.lock()
-        defer { lock.unlock() }
-        let key = ObjectIdentifier(client)
-        var bearer = bearers[key].flatMap { $0.client === client ? $0.bearer : nil } ?? Self.bearer(mtu: client.mtu, now: now)
-        if let feed { bearer.receive(feed, now: now) }
-        let events = client.run(on: &bearer, now: now)
-        bearers[key] = Entry(client: client, bearer: bearer)
-        return events.compactMap { if case .send(let pdu) = $0 { pdu } else { nil } }
+        sends(feed.map { client.receive($0, now: now) } ?? client.run(now: now))
     }
 
-    /// A bearer whose ATT_MTU is `mtu`: the peer's own Exchange MTU Request announced it (our answer is dropped).
-    private static func bearer(mtu: Int, now: ContinuousClock.Instant) -> ATTBearer {
-        var bearer = ATTBearer()
-        if mtu > ATTBearer.minimumMTU {
-            bearer.receive([0x02, UInt8(mtu & 0xFF), UInt8(mtu >> 8)], now: now)
-            _ = bearer.takeEvents()
-        }
-        return bearer
+    /// The PDUs to send among `events`.
+    func sends(_ events: [ATTBearerEvent]) -> [[UInt8]] {
+        events.compactMap { if case .send(let pdu) = $0 { pdu } else { nil } }
     }
+}
+
+extension GATTClient {
+    /// A client whose bearer agreed ATT_MTU `mtu` (23...517): the peer's own Exchange MTU Request announced it, and the
+    /// client's answer is dropped.
+    static func agreed(mtu: Int) -> GATTClient {
+        let client = GATTClient()
+        if mtu > ATTBearer.minimumMTU { _ = client.receive([0x02, UInt8(mtu & 0xFF), UInt8(mtu >> 8)], now: Wiring.shared.now) }
+        return client
+    }
+}
+
+/// Has the client's bearer receive a server-initiated PDU (a notification or indication, hex or bytes), keeps what it
+/// sent for the next ``exchange(_:_:_:sourceLocation:)``, and returns true when the client took the value (a
+/// subscriber or Service Changed), false when it passed it up.
+@discardableResult
+func serverSends(_ client: GATTClient, _ pdu: [UInt8]) -> Bool {
+    let events = client.receive(pdu, now: Wiring.shared.now)
+    stash(client, pendingSent(client, runFirst: false) + Wiring.shared.sends(events))
+    return !events.contains { if case .value = $0 { true } else { false } }
 }
 
 /// Expects the client, run over its ATT bearer (the production wiring), to send exactly `request` (hex), then has the
@@ -66,17 +68,17 @@ private struct Stash {
 nonisolated(unsafe) private var stashed: [ObjectIdentifier: Stash] = [:]
 private let stashLock = NSLock()
 
-private func stash(_ client: GATTClient, _ pdus: [[UInt8]]) {
+func stash(_ client: GATTClient, _ pdus: [[UInt8]]) {
     stashLock.withLock { stashed[ObjectIdentifier(client)] = Stash(client: client, pdus: pdus) }
 }
 
-/// What the client sent since the last look: stashed PDUs, then a run for procedures started since.
-private func pendingSent(_ client: GATTClient) -> [[UInt8]] {
+/// What the client sent since the last look: stashed PDUs, then (`runFirst`) a run for procedures started since.
+func pendingSent(_ client: GATTClient, runFirst: Bool = true) -> [[UInt8]] {
     let earlier = stashLock.withLock { () -> [[UInt8]] in
         guard let entry = stashed.removeValue(forKey: ObjectIdentifier(client)), entry.client === client else { return [] }
         return entry.pdus
     }
-    return earlier + Wiring.shared.run(client)
+    return earlier + (runFirst ? Wiring.shared.run(client) : [])
 }
 
 /// Holds the one result a completion delivers.

@@ -72,7 +72,7 @@ private final class Results<T> {
         // Server → Client: ATT_EXCHANGE_MTU_RSP 0x03 | Server Rx MTU 247 (0x00F7): ATT_MTU = min(100, 247) = 100.
         output = att.receive([0x03, 0xF7, 0x00], now: t0)
         #expect(result.items == [.success(100)])
-        #expect(output.mtu == 100 && att.bearer.mtu == 100 && att.client.mtu == 100 && att.bearer.receiveMTU == 100)
+        #expect(output.mtu == 100 && att.mtu == 100 && att.client.bearer.mtu == 100 && att.client.bearer.receiveMTU == 100)
     }
 
     @Test func aWrongKindOfResponseFailsTheGATTRequestAtOnceAndTheQueueMovesOn() {

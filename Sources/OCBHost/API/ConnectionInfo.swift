@@ -1,4 +1,4 @@
-// What the host knows about one LE connection: handle, peer, role, parameters and ATT MTU.
+// What the host knows about one LE connection: handle, peer, role and parameters (ATT_MTU is its bearer's).
 
 /// The link parameters of an LE connection (Core v5.4 Vol 4 Part E §7.7.65.1, §7.7.65.3).
 public struct LinkParameters: Sendable, Hashable {
@@ -25,7 +25,8 @@ public enum ConnectionRole: Sendable, Hashable {
     case peripheral
 }
 
-/// One established LE connection, as reported in ``HostEvent``s.
+/// One established LE connection, as reported in ``HostEvent``s. Its ATT_MTU is not copied here: the connection's
+/// ATT bearer owns it (``CentralHost/attMTU(on:)``, ``HostEvent/mtuChanged(handle:mtu:)``).
 public struct ConnectionInfo: Sendable, Hashable {
     /// Connection_Handle (0x0000...0x0EFF).
     public var handle: UInt16
@@ -35,15 +36,12 @@ public struct ConnectionInfo: Sendable, Hashable {
     public var role: ConnectionRole
     /// The current link parameters.
     public var parameters: LinkParameters
-    /// The ATT_MTU in bytes (23 until an MTU exchange, Core v5.4 Vol 3 Part F §3.2.8).
-    public var mtu: UInt16
 
     /// Makes the value.
-    public init(handle: UInt16, peer: PeerAddress, role: ConnectionRole, parameters: LinkParameters, mtu: UInt16 = 23) {
+    public init(handle: UInt16, peer: PeerAddress, role: ConnectionRole, parameters: LinkParameters) {
         self.handle = handle
         self.peer = peer
         self.role = role
         self.parameters = parameters
-        self.mtu = mtu
     }
 }

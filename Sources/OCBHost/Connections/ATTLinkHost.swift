@@ -84,12 +84,15 @@ extension ATTLinkHost {
         applyATT(att.run(now: .now), on: handle)
     }
 
-    /// One PDU received on connection `handle`'s CID 0x0004: server-initiated values the GATT client does not take
-    /// are emitted raw as ``HostEvent/attReceived(handle:pdu:)`` (for raw subscribers), then the bearer and client take it.
+    /// One PDU received on connection `handle`'s CID 0x0004, for the link's GATT client and its bearer.
     func receiveATT(_ pdu: [UInt8], on handle: UInt16) {
         guard let att = links[handle]?.att else { return }
-        if LinkATT.isServerValue(pdu), !att.clientTakes(pdu) { emit(.attReceived(handle: handle, pdu: pdu)) }
         applyATT(att.receive(pdu, now: .now), on: handle)
+    }
+
+    /// ATT_MTU of connection `handle` in bytes, read from its bearer on `queue` (nil when not connected).
+    func linkMTU(_ handle: UInt16) -> Int? {
+        onQueue { links[handle].map { $0.att.mtu } }
     }
 
     /// Fails the ATT requests whose transaction timed out at `now` (the bearer is then closed for ATT, Vol 3 Part F §3.3.3).
@@ -105,17 +108,16 @@ extension ATTLinkHost {
         links.values.compactMap(\.att.nextDeadline).min()
     }
 
-    /// Sends the PDUs, records and reports the ATT_MTU and emits the diagnostics of an ATT step, then re-arms the timer.
+    /// Sends the PDUs, reports the ATT_MTU, emits the diagnostics and the values no subscriber took (as
+    /// ``HostEvent/attReceived(handle:pdu:)``, for raw subscribers) of an ATT step, then re-arms the timer.
     func applyATT(_ output: LinkATT.Output, on handle: UInt16) {
         for pdu in output.send {
             if let error = transmitATT(pdu, on: handle) { emit(.diagnostic("ATT send on 0x\(String(handle, radix: 16)): \(error)")) }
         }
         if !output.send.isEmpty, links[handle] != nil { didTransmitATT(on: handle) }
-        if let mtu = output.mtu, links[handle] != nil {
-            links[handle]?.info.mtu = mtu
-            emit(.mtuChanged(handle: handle, mtu: mtu))
-        }
+        if let mtu = output.mtu, links[handle] != nil { emit(.mtuChanged(handle: handle, mtu: mtu)) }
         for line in output.diagnostics { emit(.diagnostic(line)) }
+        for pdu in output.unclaimedValues { emit(.attReceived(handle: handle, pdu: pdu)) }
         if output.transactionTimedOut, links[handle] != nil {
             emit(.diagnostic("ATT transaction on 0x\(String(handle, radix: 16)) timed out; disconnecting the link"))
             disconnectAfterATTTimeout(handle)

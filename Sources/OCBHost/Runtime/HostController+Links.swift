@@ -28,6 +28,9 @@ extension HostController {
         startMTUExchange(mtu, on: handle, completion: completion)
     }
 
+    /// ATT_MTU of the connection in bytes, read from its ATT bearer (nil when not connected).
+    public func attMTU(on handle: UInt16) -> Int? { linkMTU(handle) }
+
     /// Runs `body` on the host queue with the connection's GATT client (nil for an unknown handle); the procedures
     /// it starts are sent when it returns.
     public func withGATT(_ handle: UInt16, _ body: @escaping @Sendable (GATTClient?) -> Void) {
