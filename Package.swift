@@ -28,9 +28,9 @@ let package = Package(
             providers: [.apt(["libbluetooth-dev"])]
         ),
         .target(name: "OCBHost", dependencies: ["OCBCore", "OCBAdvertising", "OCBHCI", "OCBL2CAP", "OCBATT", "OCBGATT", "COCBBlueZ"]),
-        .target(name: "OCBToolKit", dependencies: ["OCBCore", "OCBAdvertising", "OCBHCI", "OCBL2CAP", "OCBATT"]),
+        .target(name: "OCBToolKit", dependencies: ["OCBCore", "OCBAdvertising", "OCBHCI", "OCBL2CAP", "OCBATT", "OCBGATT"]),
         .target(name: "CoreBluetooth", dependencies: ["OCBCore", "OCBAdvertising", "OCBHCI", "OCBATT", "OCBGATT", "OCBHost"]),
-        .executableTarget(name: "cbtool", dependencies: ["OCBToolKit", "CoreBluetooth", "OCBHost", "OCBHCI", "OCBAdvertising", "OCBCore", "OCBATT"]),
+        .executableTarget(name: "cbtool", dependencies: ["OCBToolKit", "CoreBluetooth", "OCBHost", "OCBHCI", "OCBAdvertising", "OCBCore", "OCBATT", "OCBGATT"]),
         .executableTarget(name: "CentralExample", dependencies: ["CoreBluetooth"]),
         .executableTarget(name: "RestorationExample", dependencies: ["CoreBluetooth"]),
         .executableTarget(name: "KernelProbe", dependencies: ["OCBHost", "OCBHCI", "OCBATT", "OCBGATT", "OCBCore"]),
@@ -46,7 +46,7 @@ let package = Package(
         .testTarget(name: "OCBGATTTests", dependencies: ["FuzzSupport", "OCBGATT", "OCBATT", "OCBCore", "PeerSupport", "OCBHost", "OCBHCI"]),
         .testTarget(name: "OCBHostTests", dependencies: ["FuzzSupport", "OCBHost", "OCBGATT", "OCBHCI", "OCBCore", "PeerSupport"]),
         .testTarget(name: "CoreBluetoothTests", dependencies: ["CoreBluetooth", "OCBHost", "OCBGATT", "OCBATT", "OCBHCI", "OCBCore", "PeerSupport"]),
-        .testTarget(name: "OCBToolKitTests", dependencies: ["FuzzSupport", "OCBToolKit", "OCBHCI", "OCBAdvertising", "OCBCore", "PeerSupport"]),
+        .testTarget(name: "OCBToolKitTests", dependencies: ["FuzzSupport", "OCBToolKit", "OCBHCI", "OCBAdvertising", "OCBCore", "OCBGATT", "PeerSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,6 +3,7 @@ package import OCBATT
 package import OCBHCI
 package import OCBAdvertising
 package import OCBCore
+package import OCBGATT
 
 /// An event from a ``CentralBackend``.
 package enum BackendEvent: Sendable, Equatable {
@@ -37,12 +38,14 @@ package enum BackendEvent: Sendable, Equatable {
 
 /// The result of a request.
 package enum BackendResponse: Sendable, Equatable {
-    /// Services found (primary or included).
-    case services([DiscoveredService])
+    /// Primary services found.
+    case services([GATTService])
     /// Characteristics found.
-    case characteristics([DiscoveredCharacteristic])
+    case characteristics([GATTCharacteristic])
     /// Descriptors found.
-    case descriptors([DiscoveredDescriptor])
+    case descriptors([GATTDescriptor])
+    /// The include declarations found in a service (Vol 3 Part G §4.5.1), with their handles.
+    case includedServices([GATTIncludedService])
     /// A value read.
     case value([UInt8])
     /// A write (or CCCD write) was acknowledged.
@@ -65,63 +68,6 @@ package enum BackendError: Error, Sendable, Equatable {
     case notConnected
     /// Any other failure → `CBError.unknown`.
     case other(String)
-}
-
-/// A service found by discovery (Vol 3 Part G §4.4, §4.5).
-package struct DiscoveredService: Sendable, Hashable {
-    /// The service UUID.
-    package var uuid: BluetoothUUID
-    /// True for a primary service (0x2800), false for a secondary one (0x2801).
-    package var isPrimary: Bool
-    /// The service's first handle (its declaration).
-    package var startHandle: UInt16
-    /// The service's last handle.
-    package var endHandle: UInt16
-
-    /// Makes a discovered service.
-    package init(uuid: BluetoothUUID, isPrimary: Bool, startHandle: UInt16, endHandle: UInt16) {
-        self.uuid = uuid
-        self.isPrimary = isPrimary
-        self.startHandle = startHandle
-        self.endHandle = endHandle
-    }
-}
-
-/// A characteristic found by discovery: the declaration (Vol 3 Part G §3.3.1) and its extent.
-package struct DiscoveredCharacteristic: Sendable, Hashable {
-    /// The characteristic UUID.
-    package var uuid: BluetoothUUID
-    /// The Characteristic Properties byte (Vol 3 Part G §3.3.1.1).
-    package var properties: UInt8
-    /// The handle of the declaration (0x2803).
-    package var declarationHandle: UInt16
-    /// The handle of the value.
-    package var valueHandle: UInt16
-    /// The last handle of the characteristic definition (before the next declaration or the service end).
-    package var endHandle: UInt16
-
-    /// Makes a discovered characteristic.
-    package init(uuid: BluetoothUUID, properties: UInt8, declarationHandle: UInt16, valueHandle: UInt16, endHandle: UInt16) {
-        self.uuid = uuid
-        self.properties = properties
-        self.declarationHandle = declarationHandle
-        self.valueHandle = valueHandle
-        self.endHandle = endHandle
-    }
-}
-
-/// A descriptor found by discovery (Vol 3 Part G §4.7.1).
-package struct DiscoveredDescriptor: Sendable, Hashable {
-    /// The descriptor UUID.
-    package var uuid: BluetoothUUID
-    /// Its handle.
-    package var handle: UInt16
-
-    /// Makes a discovered descriptor.
-    package init(uuid: BluetoothUUID, handle: UInt16) {
-        self.uuid = uuid
-        self.handle = handle
-    }
 }
 
 /// One advertisement as the facade needs it: advertising data and scan response already merged by the backend

@@ -1,32 +1,32 @@
 // CBCharacteristic: a discovered characteristic with its properties, last value, descriptors and notify state.
 internal import OCBCore
+package import OCBGATT
 import Foundation
 
 /// A characteristic of a service (Apple's `CBCharacteristic`; Core v5.4 Vol 3 Part G §3.3).
 open class CBCharacteristic: CBAttribute, @unchecked Sendable {
-    /// Handles: declaration, value, last handle of the definition.
-    let declarationHandle: UInt16
-    let valueHandle: UInt16
-    let endHandle: UInt16
+    /// The characteristic as the link's GATT client discovered it (the one database model; this object is its view).
+    package let attribute: GATTCharacteristic
     private weak var owner: CBService?
-    private let propertyBits: CBCharacteristicProperties
     var storedValue: Data?
     var storedDescriptors: [CBDescriptor]?
     var storedIsNotifying = false
 
-    init(_ discovered: DiscoveredCharacteristic, service: CBService, lock: StateLock) {
-        declarationHandle = discovered.declarationHandle
-        valueHandle = discovered.valueHandle
-        endHandle = max(discovered.valueHandle, discovered.endHandle)
-        propertyBits = CBCharacteristicProperties(rawValue: UInt(discovered.properties))
+    init(_ discovered: GATTCharacteristic, service: CBService, lock: StateLock) {
+        attribute = discovered
         owner = service
         super.init(uuid: CBUUID(bluetoothUUID: discovered.uuid), lock: lock)
     }
 
+    /// Handles: declaration, value, last handle of the definition.
+    var declarationHandle: UInt16 { attribute.declarationHandle }
+    var valueHandle: UInt16 { attribute.valueHandle }
+    var endHandle: UInt16 { max(attribute.valueHandle, attribute.endHandle) }
+
     /// The service the characteristic belongs to (weak, as in iOS 15+).
     open var service: CBService? { lock.run { owner } }
     /// The properties from the declaration (Vol 3 Part G §3.3.1.1).
-    open var properties: CBCharacteristicProperties { propertyBits }
+    open var properties: CBCharacteristicProperties { CBCharacteristicProperties(rawValue: UInt(attribute.properties.rawValue)) }
     /// The last value read or notified; nil before the first.
     open var value: Data? { lock.run { storedValue } }
     /// The descriptors discovered by `discoverDescriptors(for:)`, nil before.
@@ -39,6 +39,6 @@ open class CBCharacteristic: CBAttribute, @unchecked Sendable {
 
     open override var description: String {
         let valueText = lock.run { storedValue.map { "{length = \($0.count)}" } ?? "(null)" }
-        return "<CBCharacteristic: \(Unmanaged.passUnretained(self).toOpaque()), UUID = \(uuid), properties = 0x\(String(propertyBits.rawValue, radix: 16, uppercase: true)), value = \(valueText), notifying = \(isNotifying ? "YES" : "NO")>"
+        return "<CBCharacteristic: \(Unmanaged.passUnretained(self).toOpaque()), UUID = \(uuid), properties = 0x\(String(properties.rawValue, radix: 16, uppercase: true)), value = \(valueText), notifying = \(isNotifying ? "YES" : "NO")>"
     }
 }

@@ -1,5 +1,6 @@
 // CBDescriptor: a discovered characteristic descriptor and its last value, typed as iOS types it.
 internal import OCBCore
+package import OCBGATT
 import Foundation
 
 /// A descriptor of a characteristic (Apple's `CBDescriptor`; Core v5.4 Vol 3 Part G §3.3.3).
@@ -7,16 +8,19 @@ import Foundation
 /// `value` has Apple's types: 0x2900 Extended Properties, 0x2902 CCCD and 0x2903 SCCD as `NSNumber` (UInt16,
 /// little-endian on air); 0x2901 User Description as `String` (UTF-8); every other descriptor as `Data`.
 open class CBDescriptor: CBAttribute, @unchecked Sendable {
-    /// The descriptor's handle.
-    let handle: UInt16
+    /// The descriptor as the link's GATT client discovered it (the one database model; this object is its view).
+    package let attribute: GATTDescriptor
     private weak var owner: CBCharacteristic?
     var storedValue: Any?
 
-    init(_ discovered: DiscoveredDescriptor, characteristic: CBCharacteristic, lock: StateLock) {
-        handle = discovered.handle
+    init(_ discovered: GATTDescriptor, characteristic: CBCharacteristic, lock: StateLock) {
+        attribute = discovered
         owner = characteristic
         super.init(uuid: CBUUID(bluetoothUUID: discovered.uuid), lock: lock)
     }
+
+    /// The descriptor's handle.
+    var handle: UInt16 { attribute.handle }
 
     /// The characteristic the descriptor belongs to (weak, as in iOS 15+).
     open var characteristic: CBCharacteristic? { lock.run { owner } }

@@ -1,29 +1,36 @@
 // CBService: a discovered GATT service with its handle range, characteristics and included services.
 internal import OCBCore
+package import OCBGATT
 import Foundation
 
 /// A service of a peripheral (Apple's `CBService`; Core v5.4 Vol 3 Part G §3.1).
 open class CBService: CBAttribute, @unchecked Sendable {
-    /// The service's handle range (declaration handle ... last handle).
-    let startHandle: UInt16
-    let endHandle: UInt16
+    /// The service as the link's GATT client discovered it (the one database model; this object is its view).
+    package let attribute: GATTService
     private weak var owner: CBPeripheral?
-    private let primary: Bool
     var storedCharacteristics: [CBCharacteristic]?
     var storedIncludedServices: [CBService]?
+    /// The include declarations of this service as discovered (Vol 3 Part G §3.2), for their handles.
+    package internal(set) var includeDeclarations: [GATTIncludedService]? {
+        get { lock.run { storedIncludeDeclarations } }
+        set { lock.run { storedIncludeDeclarations = newValue } }
+    }
+    var storedIncludeDeclarations: [GATTIncludedService]?
 
-    init(_ discovered: DiscoveredService, peripheral: CBPeripheral, lock: StateLock) {
-        startHandle = discovered.startHandle
-        endHandle = max(discovered.startHandle, discovered.endHandle)
-        primary = discovered.isPrimary
+    init(_ discovered: GATTService, peripheral: CBPeripheral, lock: StateLock) {
+        attribute = discovered
         owner = peripheral
         super.init(uuid: CBUUID(bluetoothUUID: discovered.uuid), lock: lock)
     }
 
+    /// The service's handle range (declaration handle ... last handle).
+    var startHandle: UInt16 { attribute.startHandle }
+    var endHandle: UInt16 { attribute.handles.upperBound }
+
     /// The peripheral the service belongs to (weak, as in iOS 15+).
     open var peripheral: CBPeripheral? { lock.run { owner } }
     /// True for a primary service (0x2800), false for a secondary one (0x2801).
-    open var isPrimary: Bool { primary }
+    open var isPrimary: Bool { attribute.isPrimary }
     /// The characteristics discovered so far by `discoverCharacteristics(_:for:)`, nil before.
     open var characteristics: [CBCharacteristic]? { lock.run { storedCharacteristics } }
     /// The included services discovered by `discoverIncludedServices(_:for:)`, nil before.
@@ -40,6 +47,6 @@ open class CBService: CBAttribute, @unchecked Sendable {
     }
 
     open override var description: String {
-        "<CBService: \(Unmanaged.passUnretained(self).toOpaque()), isPrimary = \(primary ? "YES" : "NO"), UUID = \(uuid)>"
+        "<CBService: \(Unmanaged.passUnretained(self).toOpaque()), isPrimary = \(attribute.isPrimary ? "YES" : "NO"), UUID = \(uuid)>"
     }
 }

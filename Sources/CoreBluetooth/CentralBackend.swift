@@ -102,7 +102,7 @@ package protocol CentralBackend: AnyObject, Sendable {
     /// Primary service discovery (Vol 3 Part G §4.4.1 all, §4.4.2 by UUID when `uuids` has one element).
     /// Responds with ``BackendResponse/services(_:)``.
     func discoverServices(_ peer: PeerAddress, request: RequestID, uuids: [BluetoothUUID]?)
-    /// Find Included Services within the service range (Vol 3 Part G §4.5.1). Responds with `.services`.
+    /// Find Included Services within the service range (Vol 3 Part G §4.5.1). Responds with `.includedServices`.
     func discoverIncludedServices(_ peer: PeerAddress, request: RequestID, in service: ClosedRange<UInt16>)
     /// Characteristic discovery within the service range (Vol 3 Part G §4.6.1/§4.6.2). Responds with `.characteristics`.
     func discoverCharacteristics(_ peer: PeerAddress, request: RequestID, in service: ClosedRange<UInt16>, uuids: [BluetoothUUID]?)

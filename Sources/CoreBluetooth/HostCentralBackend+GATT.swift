@@ -25,11 +25,7 @@ extension HostCentralBackend {
     /// with the GATT error (`.disconnected` when the link is gone).
     package func discoverServices(_ peer: PeerAddress, request: RequestID, uuids: [BluetoothUUID]?) {
         withClient(peer, request) { client, respond in
-            let done: ([GATTService]) -> Void = { services in
-                respond(.services(services.map {
-                    DiscoveredService(uuid: $0.uuid, isPrimary: $0.isPrimary, startHandle: $0.startHandle, endHandle: $0.endHandle)
-                }))
-            }
+            let done: ([GATTService]) -> Void = { services in respond(.services(services)) }
             if let uuids, uuids.count == 1, let uuid = uuids.first {
                 client.discoverPrimaryServices(uuid: uuid) { answer($0, respond, done) }
             } else {
@@ -38,16 +34,12 @@ extension HostCentralBackend {
         }
     }
 
-    /// Find Included Services (Core v5.4 Vol 3 Part G §4.5.1) in the service's handle range. Responds `.services`
-    /// (each `isPrimary` false), or `.failure`.
+    /// Find Included Services (Core v5.4 Vol 3 Part G §4.5.1) in the service's handle range. Responds
+    /// `.includedServices` (the include declarations), or `.failure`.
     package func discoverIncludedServices(_ peer: PeerAddress, request: RequestID, in service: ClosedRange<UInt16>) {
         withClient(peer, request) { client, respond in
             client.findIncludedServices(of: Self.service(service, in: client)) { result in
-                answer(result, respond) { included in
-                    respond(.services(included.map {
-                        DiscoveredService(uuid: $0.uuid, isPrimary: false, startHandle: $0.startHandle, endHandle: $0.endHandle)
-                    }))
-                }
+                answer(result, respond) { respond(.includedServices($0)) }
             }
         }
     }
@@ -59,12 +51,7 @@ extension HostCentralBackend {
         withClient(peer, request) { client, respond in
             let uuid = uuids?.count == 1 ? uuids?.first : nil
             client.discoverCharacteristics(of: Self.service(service, in: client), uuid: uuid) { result in
-                answer(result, respond) { found in
-                    respond(.characteristics(found.map {
-                        DiscoveredCharacteristic(uuid: $0.uuid, properties: $0.properties.rawValue, declarationHandle: $0.declarationHandle,
-                                                 valueHandle: $0.valueHandle, endHandle: $0.endHandle)
-                    }))
-                }
+                answer(result, respond) { respond(.characteristics($0)) }
             }
         }
     }
@@ -74,9 +61,7 @@ extension HostCentralBackend {
     package func discoverDescriptors(_ peer: PeerAddress, request: RequestID, in range: ClosedRange<UInt16>) {
         withClient(peer, request) { client, respond in
             client.discoverDescriptors(of: Self.characteristic(descriptors: range, in: client)) { result in
-                answer(result, respond) { found in
-                    respond(.descriptors(found.map { DiscoveredDescriptor(uuid: $0.uuid, handle: $0.handle) }))
-                }
+                answer(result, respond) { respond(.descriptors($0)) }
             }
         }
     }

@@ -1,11 +1,12 @@
 // How discovery results merge into a peripheral's service, characteristic and descriptor objects.
 internal import OCBCore
+internal import OCBGATT
 import Foundation
 
 extension CBPeripheral {
     /// Merges primary services (lock held). Known services keep their objects (same start handle and UUID);
     /// an unfiltered discovery is complete, so services missing from it are invalidated and dropped.
-    func mergeServices(_ found: [DiscoveredService], filter: [BluetoothUUID]?) {
+    func mergeServices(_ found: [GATTService], filter: [BluetoothUUID]?) {
         let wanted = found.filter { service in filter.map { $0.contains(service.uuid) } ?? true }
         let existing = storedServices ?? []
         var result: [CBService] = filter == nil ? [] : existing
@@ -21,19 +22,21 @@ extension CBPeripheral {
         storedServices = result.sorted { $0.startHandle < $1.startHandle }
     }
 
-    /// Sets a service's included services (lock held), reusing the objects of known services.
-    func mergeIncluded(_ found: [DiscoveredService], filter: [BluetoothUUID]?, into service: CBService) {
+    /// Sets a service's included services from its include declarations (lock held), reusing the objects of known
+    /// services; an included service not known yet is a secondary one (Vol 3 Part G §3.2).
+    func mergeIncluded(_ found: [GATTIncludedService], filter: [BluetoothUUID]?, into service: CBService) {
         let wanted = found.filter { item in filter.map { $0.contains(item.uuid) } ?? true }
         let known = (storedServices ?? []) + (service.storedIncludedServices ?? [])
+        service.storedIncludeDeclarations = found
         service.storedIncludedServices = wanted.map { item in
             known.first { $0.startHandle == item.startHandle && $0.uuid.bluetoothUUID == item.uuid }
-                ?? CBService(DiscoveredService(uuid: item.uuid, isPrimary: false, startHandle: item.startHandle,
-                                               endHandle: item.endHandle), peripheral: self, lock: lock)
+                ?? CBService(GATTService(uuid: item.uuid, isPrimary: false, startHandle: item.startHandle, endHandle: item.endHandle),
+                             peripheral: self, lock: lock)
         }
     }
 
     /// Merges characteristics into a service (lock held), keeping known objects (same declaration handle).
-    func mergeCharacteristics(_ found: [DiscoveredCharacteristic], filter: [BluetoothUUID]?, into service: CBService) {
+    func mergeCharacteristics(_ found: [GATTCharacteristic], filter: [BluetoothUUID]?, into service: CBService) {
         let wanted = found.filter { item in
             (filter.map { $0.contains(item.uuid) } ?? true)
                 && item.declarationHandle >= service.startHandle && item.valueHandle <= service.endHandle
@@ -49,7 +52,7 @@ extension CBPeripheral {
     }
 
     /// Sets a characteristic's descriptors (lock held), keeping known objects (same handle and UUID).
-    func mergeDescriptors(_ found: [DiscoveredDescriptor], into characteristic: CBCharacteristic) {
+    func mergeDescriptors(_ found: [GATTDescriptor], into characteristic: CBCharacteristic) {
         let existing = characteristic.storedDescriptors ?? []
         characteristic.storedDescriptors = found
             .filter { $0.handle > characteristic.valueHandle && $0.handle <= characteristic.endHandle }

@@ -129,16 +129,16 @@ extension CBPeripheral {
         let delegate = self.delegate
         switch operation.kind {
         case .discoverServices(let uuids):
-            let error = apply(outcome) { (services: [DiscoveredService]) in mergeServices(services, filter: uuids) }
+            let error = apply(outcome) { (services: [GATTService]) in mergeServices(services, filter: uuids) }
             delegate?.peripheral(self, didDiscoverServices: error)
         case .discoverIncludedServices(let uuids, let service):
-            let error = apply(outcome) { (services: [DiscoveredService]) in mergeIncluded(services, filter: uuids, into: service) }
+            let error = apply(outcome) { (includes: [GATTIncludedService]) in mergeIncluded(includes, filter: uuids, into: service) }
             delegate?.peripheral(self, didDiscoverIncludedServicesFor: service, error: error)
         case .discoverCharacteristics(let uuids, let service):
-            let error = apply(outcome) { (found: [DiscoveredCharacteristic]) in mergeCharacteristics(found, filter: uuids, into: service) }
+            let error = apply(outcome) { (found: [GATTCharacteristic]) in mergeCharacteristics(found, filter: uuids, into: service) }
             delegate?.peripheral(self, didDiscoverCharacteristicsFor: service, error: error)
         case .discoverDescriptors(let characteristic):
-            let error = apply(outcome) { (found: [DiscoveredDescriptor]) in mergeDescriptors(found, into: characteristic) }
+            let error = apply(outcome) { (found: [GATTDescriptor]) in mergeDescriptors(found, into: characteristic) }
             delegate?.peripheral(self, didDiscoverDescriptorsFor: characteristic, error: error)
         case .readCharacteristic(let characteristic):
             let error = apply(outcome) { (bytes: [UInt8]) in characteristic.storedValue = Data(bytes) }
@@ -182,6 +182,7 @@ extension CBPeripheral {
             case .services(let list): list
             case .characteristics(let list): list
             case .descriptors(let list): list
+            case .includedServices(let list): list
             case .value(let bytes): bytes
             case .rssi(let value): value
             case .written, .failure: nil

@@ -4,9 +4,9 @@ import OCBCore
 /// Decoders for declaration attribute values (Core v5.4 Vol 3 Part G §3.1, §3.2, §3.3.1).
 ///
 /// Each throws ``GATTMalformedResponse`` naming `response` when the value has a length the spec does not allow.
-enum GATTDeclarationValue {
+public enum GATTDeclarationValue {
     /// A service declaration value: the service UUID, 2 or 16 bytes little-endian (Vol 3 Part G §3.1).
-    static func serviceUUID(_ value: [UInt8], handle: UInt16, response: String) throws(GATTMalformedResponse) -> BluetoothUUID {
+    public static func serviceUUID(_ value: [UInt8], handle: UInt16, response: String) throws(GATTMalformedResponse) -> BluetoothUUID {
         guard value.count == 2 || value.count == 16, let uuid = BluetoothUUID(littleEndianBytes: value) else {
             throw GATTMalformedResponse(response: response,
                                         reason: "service declaration at 0x\(hex16(handle)) has a \(value.count)-byte value, not a 2- or 16-byte UUID")
@@ -16,7 +16,7 @@ enum GATTDeclarationValue {
 
     /// An include declaration value: Included Service Attribute Handle, End Group Handle, then a 16-bit UUID
     /// (6 bytes) or nothing (4 bytes, the UUID is 128-bit and must be read) (Vol 3 Part G §3.2, Table 3.2).
-    static func include(_ value: [UInt8], handle: UInt16, response: String) throws(GATTMalformedResponse)
+    public static func include(_ value: [UInt8], handle: UInt16, response: String) throws(GATTMalformedResponse)
         -> (start: UInt16, end: UInt16, uuid: BluetoothUUID?)
     {
         var reader = ByteReader(value)
@@ -36,7 +36,7 @@ enum GATTDeclarationValue {
 
     /// A characteristic declaration value: Properties (1 byte), Value Handle (2 bytes), UUID (2 or 16 bytes),
     /// 5 or 19 bytes in all (Vol 3 Part G §3.3.1, Table 3.4). The value handle must follow the declaration.
-    static func characteristic(_ value: [UInt8], handle: UInt16, response: String) throws(GATTMalformedResponse)
+    public static func characteristic(_ value: [UInt8], handle: UInt16, response: String) throws(GATTMalformedResponse)
         -> (properties: GATTCharacteristicProperties, valueHandle: UInt16, uuid: BluetoothUUID)
     {
         var reader = ByteReader(value)

@@ -1,5 +1,6 @@
 // Builds a manager over a FakeBackend with its own queue, recorder and temporary state directory.
 import OCBCore
+import OCBGATT
 @testable import CoreBluetooth
 import Foundation
 
@@ -62,15 +63,15 @@ final class Harness: @unchecked Sendable {
 
     /// The test database: 0x180D (1...8) with 0x2A37 notify (2/3, CCCD 4), 0x2A38 read (5/6), 0x2A39 write+wwr (7/8);
     /// 0x180F (9...11) with 0x2A19 read+indicate (10/11).
-    static let heartRate = DiscoveredService(uuid: BluetoothUUID(0x180D), isPrimary: true, startHandle: 1, endHandle: 8)
-    static let battery = DiscoveredService(uuid: BluetoothUUID(0x180F), isPrimary: true, startHandle: 9, endHandle: 11)
+    static let heartRate = GATTService(uuid: BluetoothUUID(0x180D), isPrimary: true, startHandle: 1, endHandle: 8)
+    static let battery = GATTService(uuid: BluetoothUUID(0x180F), isPrimary: true, startHandle: 9, endHandle: 11)
     static let heartRateCharacteristics = [
-        DiscoveredCharacteristic(uuid: BluetoothUUID(0x2A37), properties: 0x10, declarationHandle: 2, valueHandle: 3, endHandle: 4),
-        DiscoveredCharacteristic(uuid: BluetoothUUID(0x2A38), properties: 0x02, declarationHandle: 5, valueHandle: 6, endHandle: 6),
-        DiscoveredCharacteristic(uuid: BluetoothUUID(0x2A39), properties: 0x0C, declarationHandle: 7, valueHandle: 8, endHandle: 8),
+        GATTCharacteristic(declarationHandle: 2, valueHandle: 3, endHandle: 4, properties: GATTCharacteristicProperties(rawValue: 0x10), uuid: BluetoothUUID(0x2A37)),
+        GATTCharacteristic(declarationHandle: 5, valueHandle: 6, endHandle: 6, properties: GATTCharacteristicProperties(rawValue: 0x02), uuid: BluetoothUUID(0x2A38)),
+        GATTCharacteristic(declarationHandle: 7, valueHandle: 8, endHandle: 8, properties: GATTCharacteristicProperties(rawValue: 0x0C), uuid: BluetoothUUID(0x2A39)),
     ]
     static let batteryCharacteristics = [
-        DiscoveredCharacteristic(uuid: BluetoothUUID(0x2A19), properties: 0x22, declarationHandle: 10, valueHandle: 11, endHandle: 11),
+        GATTCharacteristic(declarationHandle: 10, valueHandle: 11, endHandle: 11, properties: GATTCharacteristicProperties(rawValue: 0x22), uuid: BluetoothUUID(0x2A19)),
     ]
 
     /// Connects and discovers both services and their characteristics; returns the peripheral and the characteristics by UUID.

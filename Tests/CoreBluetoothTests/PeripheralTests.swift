@@ -2,6 +2,7 @@
 import OCBATT
 import OCBHCI
 import OCBCore
+import OCBGATT
 @testable import CoreBluetooth
 import Foundation
 import Testing
@@ -21,7 +22,7 @@ import Testing
     peripheral.discoverDescriptors(for: measurement)
     h.flush()
     #expect(h.backend.calls.last == "discoverDescriptors 4...4")
-    h.respond(.descriptors([DiscoveredDescriptor(uuid: BluetoothUUID(0x2902), handle: 4)]))
+    h.respond(.descriptors([GATTDescriptor(handle: 4, uuid: BluetoothUUID(0x2902))]))
     #expect(h.recorder.log.last == "descriptors 2A37 [\"2902\"]")
     let cccd = try #require(measurement.descriptors?.first)
     #expect(cccd.characteristic === measurement)
@@ -34,9 +35,11 @@ import Testing
     peripheral.discoverIncludedServices(nil, for: heartRate)
     h.flush()
     #expect(h.backend.calls.last == "discoverIncluded 1...8")
-    h.respond(.services([DiscoveredService(uuid: BluetoothUUID(0x180F), isPrimary: false, startHandle: 9, endHandle: 11)]))
+    h.respond(.includedServices([GATTIncludedService(declarationHandle: 2, uuid: BluetoothUUID(0x180F), startHandle: 9, endHandle: 11)]))
     #expect(h.recorder.log.last == "included 180D [\"180F\"]")
     #expect(heartRate.includedServices?.first === peripheral.services?.last)
+    // The include declaration, with its handle, is the GATT client's value: the CBService is a view of it.
+    #expect(heartRate.includeDeclarations?.map(\.declarationHandle) == [2])
     peripheral.discoverServices([CBUUID(string: "180D")])
     h.flush()
     #expect(h.backend.calls.last == "discoverServices [180D]")
@@ -70,7 +73,7 @@ import Testing
     let measurement = try #require(characteristics["2A37"])
     peripheral.discoverDescriptors(for: measurement)
     h.flush()
-    h.respond(.descriptors([DiscoveredDescriptor(uuid: BluetoothUUID(0x2902), handle: 4)]))
+    h.respond(.descriptors([GATTDescriptor(handle: 4, uuid: BluetoothUUID(0x2902))]))
     let cccd = try #require(measurement.descriptors?.first)
     peripheral.readValue(for: cccd)
     h.flush()

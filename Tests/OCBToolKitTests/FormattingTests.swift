@@ -2,6 +2,7 @@
 
 import OCBAdvertising
 import OCBCore
+import OCBGATT
 import OCBToolKit
 import Testing
 
@@ -61,25 +62,28 @@ struct FormattingTests {
         #expect(PresentationFormat(format: 0x1B).decode([1]) == nil)
         // A characteristic with a 0x2904 descriptor is decoded through it.
         let characteristic = GATTTreeCharacteristic(
-            declarationHandle: 0x20, valueHandle: 0x21, uuid: BluetoothUUID("6E400003-B5A3-F393-E0A9-E50E24DCCA9E") ?? BluetoothUUID(0),
-            properties: [.read], value: [0x66, 0x08],
-            descriptors: [GATTTreeDescriptor(handle: 0x22, uuid: BluetoothUUID(0x2904), value: [0x0E, 0xFE, 0x2F, 0x27, 0x01, 0x00, 0x00])])
+            GATTCharacteristic(declarationHandle: 0x20, valueHandle: 0x21, endHandle: 0x22, properties: [.read],
+                               uuid: BluetoothUUID("6E400003-B5A3-F393-E0A9-E50E24DCCA9E") ?? BluetoothUUID(0)),
+            value: [0x66, 0x08],
+            descriptors: [GATTTreeDescriptor(GATTDescriptor(handle: 0x22, uuid: BluetoothUUID(0x2904)), value: [0x0E, 0xFE, 0x2F, 0x27, 0x01, 0x00, 0x00])])
         #expect(GATTTreePrinter.characteristicLine(characteristic).hasSuffix("[read] = 21.5 Celsius temperature (degree Celsius)"))
     }
 
     @Test("the GATT tree: services, includes, characteristics with properties and values, descriptors")
     func tree() {
         let services = [
-            GATTTreeService(startHandle: 0x0001, endHandle: 0x0005, uuid: BluetoothUUID(0x1800), characteristics: [
-                GATTTreeCharacteristic(declarationHandle: 0x0002, valueHandle: 0x0003, uuid: BluetoothUUID(0x2A00),
-                                       properties: [.read], value: Array("H10".utf8)),
+            GATTTreeService(GATTService(uuid: BluetoothUUID(0x1800), isPrimary: true, startHandle: 0x0001, endHandle: 0x0005), characteristics: [
+                GATTTreeCharacteristic(GATTCharacteristic(declarationHandle: 0x0002, valueHandle: 0x0003, endHandle: 0x0005,
+                                                          properties: [.read], uuid: BluetoothUUID(0x2A00)), value: Array("H10".utf8)),
             ]),
-            GATTTreeService(startHandle: 0x0010, endHandle: 0x0016, uuid: BluetoothUUID(0x180D),
-                            includes: [GATTTreeInclude(handle: 0x0011, startHandle: 0x0020, endHandle: 0x0023, uuid: BluetoothUUID(0x180F))],
+            GATTTreeService(GATTService(uuid: BluetoothUUID(0x180D), isPrimary: true, startHandle: 0x0010, endHandle: 0x0016),
+                            includes: [GATTTreeInclude(GATTIncludedService(declarationHandle: 0x0011, uuid: BluetoothUUID(0x180F),
+                                                                           startHandle: 0x0020, endHandle: 0x0023))],
                             characteristics: [
-                GATTTreeCharacteristic(declarationHandle: 0x0012, valueHandle: 0x0013, uuid: BluetoothUUID(0x2A37),
-                                       properties: [.notify], value: [0x00, 0x3C],
-                                       descriptors: [GATTTreeDescriptor(handle: 0x0014, uuid: BluetoothUUID(0x2902), value: [0x01, 0x00])]),
+                GATTTreeCharacteristic(GATTCharacteristic(declarationHandle: 0x0012, valueHandle: 0x0013, endHandle: 0x0014,
+                                                          properties: [.notify], uuid: BluetoothUUID(0x2A37)),
+                                       value: [0x00, 0x3C],
+                                       descriptors: [GATTTreeDescriptor(GATTDescriptor(handle: 0x0014, uuid: BluetoothUUID(0x2902)), value: [0x01, 0x00])]),
             ]),
         ]
         #expect(GATTTreePrinter.lines(services) == [

@@ -1,6 +1,7 @@
 // The story's GATT database shows services known only from include declarations (Find Included Services).
 @testable import OCBToolKit
 import OCBCore
+import OCBGATT
 import Testing
 
 @Suite struct IncludedServiceStoryTests {
@@ -8,8 +9,8 @@ import Testing
     /// 0x0024-0x0026 (Tx Power 0x1804, inline), both secondary services (Tests/Peer/README.md).
     @Test func includedServicesAppearAsSecondary() throws {
         var builder = PeerDatabaseBuilder(key: "C1:A0:00:00:00:01")
-        builder.services = [GATTTreeService(startHandle: 0x0027, endHandle: 0x004E,
-                                            uuid: try #require(BluetoothUUID("0CB10001-7E57-4C0D-A9E5-0123456789AB")))]
+        builder.services = [GATTService(uuid: try #require(BluetoothUUID("0CB10001-7E57-4C0D-A9E5-0123456789AB")), isPrimary: true,
+                                        startHandle: 0x0027, endHandle: 0x004E)]
         builder.includes = [
             0x0028: GATTTreeInclude(handle: 0x0028, startHandle: 0x0021, endHandle: 0x0023, uuid: nil),
             0x0029: GATTTreeInclude(handle: 0x0029, startHandle: 0x0024, endHandle: 0x0026, uuid: BluetoothUUID(0x1804)),

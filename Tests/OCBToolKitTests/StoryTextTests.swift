@@ -1,6 +1,7 @@
 // decode's text and JSON wording: singular/plural counts, labels of handles the database does not name, ISO 8601 times.
 @testable import OCBToolKit
 import OCBCore
+import OCBGATT
 import Foundation
 import Testing
 
@@ -23,10 +24,10 @@ import Testing
         var builder = PeerDatabaseBuilder(key: "C1:A0:00:00:00:01")
         let test = try #require(BluetoothUUID("0CB10001-7E57-4C0D-A9E5-0123456789AB"))
         let string = try #require(BluetoothUUID("0CB10002-7E57-4C0D-A9E5-0123456789AB"))
-        builder.services = [GATTTreeService(startHandle: 0x0027, endHandle: 0x004E, uuid: test)]
+        builder.services = [GATTService(uuid: test, isPrimary: true, startHandle: 0x0027, endHandle: 0x004E)]
         builder.includes = [0x0028: GATTTreeInclude(handle: 0x0028, startHandle: 0x0021, endHandle: 0x0023, uuid: nil)]
-        builder.characteristics = [GATTTreeCharacteristic(declarationHandle: 0x002A, valueHandle: 0x002B, uuid: string,
-                                                          properties: CharacteristicProperties(rawValue: 0x02))]
+        builder.characteristics = [GATTCharacteristic(declarationHandle: 0x002A, valueHandle: 0x002B, endHandle: 0x002B,
+                                                      properties: [.read], uuid: string)]
         // The Read Response at 0x0021: 0CB10100-7E57-4C0D-A9E5-0123456789AB little-endian.
         builder.values[0x0021] = [0xAB, 0x89, 0x67, 0x45, 0x23, 0x01, 0xE5, 0xA9, 0x0D, 0x4C, 0x57, 0x7E, 0x00, 0x01, 0xB1, 0x0C]
         for handle: UInt16 in [0x0021, 0x0028, 0x002A, 0x002B, 0x0099] { builder.count(handle) { $0.reads += 1 } }

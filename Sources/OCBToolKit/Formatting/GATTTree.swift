@@ -1,69 +1,77 @@
-// A GATT database as plain values (services, includes, characteristics, descriptors) for printing.
+// A GATT database arranged for printing: GATT's own service, characteristic and descriptor values, with values read.
 
 import OCBCore
+import OCBGATT
 
-/// A descriptor as the tree printer shows it.
+/// A descriptor in the tree: the GATT client's ``OCBGATT/GATTDescriptor`` and the value last read, if any.
 public struct GATTTreeDescriptor: Hashable, Sendable {
-    /// The descriptor's handle.
-    public var handle: UInt16
-    /// Its type (0x2902 CCCD, 0x2901 User Description, 0x2904 Presentation Format, …).
-    public var uuid: BluetoothUUID
-    /// Its value when known (read or written).
+    /// The descriptor as GATT discovered it (handle, type).
+    public var descriptor: GATTDescriptor
+    /// The value read, at most 512 bytes (Core v5.4 Vol 3 Part F §3.2.9); nil when not read.
     public var value: [UInt8]?
 
-    /// Makes a descriptor.
-    public init(handle: UInt16, uuid: BluetoothUUID, value: [UInt8]? = nil) {
-        self.handle = handle
-        self.uuid = uuid
+    /// Makes the node.
+    public init(_ descriptor: GATTDescriptor, value: [UInt8]? = nil) {
+        self.descriptor = descriptor
         self.value = value
     }
+
+    /// The descriptor's attribute handle.
+    public var handle: UInt16 { descriptor.handle }
+    /// The descriptor's type.
+    public var uuid: BluetoothUUID { descriptor.uuid }
 }
 
-/// A characteristic as the tree printer shows it (Core v5.4 Vol 3 Part G §3.3).
+/// A characteristic in the tree: the GATT client's ``OCBGATT/GATTCharacteristic``, its value and its descriptors.
 public struct GATTTreeCharacteristic: Hashable, Sendable {
-    /// The declaration's handle.
-    public var declarationHandle: UInt16
-    /// The value's handle.
-    public var valueHandle: UInt16
-    /// The characteristic's type.
-    public var uuid: BluetoothUUID
-    /// The declaration's properties.
-    public var properties: CharacteristicProperties
-    /// The value when known (read, notified or indicated), else nil.
+    /// The characteristic as GATT discovered it (declaration, value and end handles, properties, type).
+    public var characteristic: GATTCharacteristic
+    /// The value read, at most 512 bytes; nil when not read.
     public var value: [UInt8]?
     /// Its descriptors in handle order.
     public var descriptors: [GATTTreeDescriptor]
 
-    /// Makes a characteristic.
-    public init(declarationHandle: UInt16, valueHandle: UInt16, uuid: BluetoothUUID, properties: CharacteristicProperties,
-                value: [UInt8]? = nil, descriptors: [GATTTreeDescriptor] = []) {
-        self.declarationHandle = declarationHandle
-        self.valueHandle = valueHandle
-        self.uuid = uuid
-        self.properties = properties
+    /// Makes the node.
+    public init(_ characteristic: GATTCharacteristic, value: [UInt8]? = nil, descriptors: [GATTTreeDescriptor] = []) {
+        self.characteristic = characteristic
         self.value = value
         self.descriptors = descriptors
     }
 
-    /// The presentation format from a 0x2904 descriptor whose value is known, if any.
+    /// The characteristic declaration's handle.
+    public var declarationHandle: UInt16 { characteristic.declarationHandle }
+    /// The Characteristic Value handle.
+    public var valueHandle: UInt16 { characteristic.valueHandle }
+    /// The characteristic's type.
+    public var uuid: BluetoothUUID { characteristic.uuid }
+    /// The declaration's Properties (Vol 3 Part G §3.3.1.1).
+    public var properties: GATTCharacteristicProperties { characteristic.properties }
+
+    /// The Characteristic Presentation Format (0x2904, Vol 3 Part G §3.3.3.5) among the descriptors read, if any.
     public var presentationFormat: PresentationFormat? {
         descriptors.lazy.filter { $0.uuid == BluetoothUUID(0x2904) }.compactMap { $0.value.flatMap(PresentationFormat.init(bytes:)) }.first
     }
 }
 
-/// An included service reference (Core v5.4 Vol 3 Part G §3.2).
+/// An include declaration in the tree (Vol 3 Part G §3.2): GATT's ``OCBGATT/GATTIncludedService`` when its UUID is
+/// known; a capture may show one whose 128-bit UUID was never read (the declaration carries only 16-bit ones).
 public struct GATTTreeInclude: Hashable, Sendable {
-    /// The include declaration's handle; nil when not known (CoreBluetooth reports included services without it).
-    public var handle: UInt16?
+    /// The include declaration's handle.
+    public var handle: UInt16
     /// The included service's first handle.
     public var startHandle: UInt16
     /// The included service's last handle.
     public var endHandle: UInt16
-    /// The included service's UUID when the declaration carries it (16-bit UUIDs only), else nil.
+    /// The included service's UUID; nil when not known.
     public var uuid: BluetoothUUID?
 
-    /// Makes an include.
-    public init(handle: UInt16?, startHandle: UInt16, endHandle: UInt16, uuid: BluetoothUUID?) {
+    /// The node of an include declaration as GATT discovered it.
+    public init(_ include: GATTIncludedService) {
+        self.init(handle: include.declarationHandle, startHandle: include.startHandle, endHandle: include.endHandle, uuid: include.uuid)
+    }
+
+    /// The node of an include declaration whose UUID may be unknown.
+    public init(handle: UInt16, startHandle: UInt16, endHandle: UInt16, uuid: BluetoothUUID?) {
         self.handle = handle
         self.startHandle = startHandle
         self.endHandle = endHandle
@@ -71,29 +79,46 @@ public struct GATTTreeInclude: Hashable, Sendable {
     }
 }
 
-/// A service as the tree printer shows it.
+/// A service in the tree: the GATT client's ``OCBGATT/GATTService``, its includes and characteristics.
 public struct GATTTreeService: Hashable, Sendable {
-    /// The service declaration's handle.
-    public var startHandle: UInt16
-    /// The last handle of the service's group.
-    public var endHandle: UInt16
-    /// The service's type.
-    public var uuid: BluetoothUUID
-    /// Primary (0x2800) or secondary (0x2801).
-    public var isPrimary: Bool
-    /// Included services.
+    /// The service as GATT discovered it (type, primary or secondary, handle range).
+    public var service: GATTService
+    /// Its include declarations in handle order.
     public var includes: [GATTTreeInclude]
-    /// Characteristics in handle order.
+    /// Its characteristics in handle order.
     public var characteristics: [GATTTreeCharacteristic]
 
-    /// Makes a service.
-    public init(startHandle: UInt16, endHandle: UInt16, uuid: BluetoothUUID, isPrimary: Bool = true,
-                includes: [GATTTreeInclude] = [], characteristics: [GATTTreeCharacteristic] = []) {
-        self.startHandle = startHandle
-        self.endHandle = endHandle
-        self.uuid = uuid
-        self.isPrimary = isPrimary
+    /// Makes the node.
+    public init(_ service: GATTService, includes: [GATTTreeInclude] = [], characteristics: [GATTTreeCharacteristic] = []) {
+        self.service = service
         self.includes = includes
         self.characteristics = characteristics
+    }
+
+    /// The service declaration's handle.
+    public var startHandle: UInt16 { service.startHandle }
+    /// The service's last handle.
+    public var endHandle: UInt16 { service.endHandle }
+    /// The service's type.
+    public var uuid: BluetoothUUID { service.uuid }
+    /// True for «Primary Service» (0x2800), false for «Secondary Service» (0x2801).
+    public var isPrimary: Bool { service.isPrimary }
+}
+
+extension GATTTreeService {
+    /// The tree of what `cache` (the GATT client's database) holds, services in handle order, with the values read
+    /// by attribute handle from `values`.
+    public static func tree(of cache: GATTAttributeCache, values: [UInt16: [UInt8]] = [:]) -> [GATTTreeService] {
+        cache.services.sorted { $0.startHandle < $1.startHandle }.map { service in
+            GATTTreeService(
+                service,
+                includes: (cache.includedServices[service.startHandle] ?? []).map(GATTTreeInclude.init),
+                characteristics: (cache.characteristics[service.startHandle] ?? []).map { characteristic in
+                    GATTTreeCharacteristic(characteristic, value: values[characteristic.valueHandle],
+                                           descriptors: (cache.descriptors[characteristic.declarationHandle] ?? []).map {
+                                               GATTTreeDescriptor($0, value: values[$0.handle])
+                                           })
+                })
+        }
     }
 }

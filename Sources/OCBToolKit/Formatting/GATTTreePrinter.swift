@@ -37,9 +37,9 @@ public enum GATTTreePrinter {
             + "\(GATTText.uuid(service.uuid)) (\(service.isPrimary ? "primary" : "secondary"))"
     }
 
-    /// "include 0x0006 → 0x0010-0x0014 180F Battery Service" ("include → …" when the declaration's handle is unknown).
+    /// "include 0x0006 → 0x0010-0x0014 180F Battery Service" (no UUID when it is not known).
     public static func includeLine(_ include: GATTTreeInclude) -> String {
-        "include " + (include.handle.map { GATTText.handle($0) + " " } ?? "")
+        "include \(GATTText.handle(include.handle)) "
             + "→ \(GATTText.handle(include.startHandle))-\(GATTText.handle(include.endHandle))"
             + (include.uuid.map { " " + GATTText.uuid($0) } ?? "")
     }
@@ -72,7 +72,7 @@ public enum GATTTreePrinter {
         object["name"] = .optional(AssignedNumbers.name(for: service.uuid))
         object["primary"] = .bool(service.isPrimary)
         object["includes"] = .array(service.includes.map { include in
-            ["handle": include.handle.map { .integer($0) } ?? .null, "start": .integer(include.startHandle), "end": .integer(include.endHandle),
+            ["handle": .integer(include.handle), "start": .integer(include.startHandle), "end": .integer(include.endHandle),
              "uuid": .optional(include.uuid?.description)]
         })
         return .object(object)

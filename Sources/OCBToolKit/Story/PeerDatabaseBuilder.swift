@@ -1,6 +1,7 @@
-// Collects what ATT responses reveal of one peer's GATT database, then assembles it into a tree.
+// Collects what ATT responses reveal of one peer's GATT database as GATT's values, then assembles them into a tree.
 
 import OCBCore
+import OCBGATT
 
 /// Accumulates services, includes, characteristics, descriptors, known values and counters of one peer, in any
 /// order (a service or characteristic seen with different handles or types over several connections, e.g. after a
@@ -9,9 +10,10 @@ import OCBCore
 struct PeerDatabaseBuilder {
     var key: String
     var connections: [Int] = []
-    var services: Set<GATTTreeService> = []
+    var services: Set<GATTService> = []
     var includes: [UInt16: GATTTreeInclude] = [:]
-    var characteristics: Set<GATTTreeCharacteristic> = []
+    /// Characteristics as declared (their end handle is worked out by ``build()``).
+    var characteristics: Set<GATTCharacteristic> = []
     var descriptorCandidates: [UInt16: BluetoothUUID] = [:]
     var values: [UInt16: [UInt8]] = [:]
     var counters: [UInt16: AttributeCounter] = [:]
@@ -37,17 +39,17 @@ struct PeerDatabaseBuilder {
         let declarations: Set<BluetoothUUID> = Set((0x2800...0x2803).map { BluetoothUUID(UInt16($0)) })
         let valueHandles = Set(characteristics.map(\.valueHandle))
         let declarationHandles = Set(characteristics.map(\.declarationHandle))
-        var sortedCharacteristics = characteristics.sorted {
-            ($0.declarationHandle, $0.valueHandle, $0.uuid) < ($1.declarationHandle, $1.valueHandle, $1.uuid)
-        }
         let sortedServices = servicesWithIncludedOnes().sorted {
             ($0.startHandle, $0.endHandle, $0.uuid) < ($1.startHandle, $1.endHandle, $1.uuid)
         }
+        var sortedCharacteristics = ended(characteristics.sorted {
+            ($0.declarationHandle, $0.valueHandle, $0.uuid) < ($1.declarationHandle, $1.valueHandle, $1.uuid)
+        }, in: sortedServices).map { GATTTreeCharacteristic($0, value: values[$0.valueHandle]) }
 
         var orphanDescriptors: [GATTTreeDescriptor] = []
         for (handle, uuid) in descriptorCandidates.sorted(by: { $0.key < $1.key })
         where !declarations.contains(uuid) && !valueHandles.contains(handle) && !declarationHandles.contains(handle) {
-            let descriptor = GATTTreeDescriptor(handle: handle, uuid: uuid, value: values[handle])
+            let descriptor = GATTTreeDescriptor(GATTDescriptor(handle: handle, uuid: uuid), value: values[handle])
             let ownerDeclaration = sortedCharacteristics.last { $0.declarationHandle < handle }?.declarationHandle
             let owners = sortedCharacteristics.indices.filter {
                 sortedCharacteristics[$0].declarationHandle == ownerDeclaration && sortedCharacteristics[$0].valueHandle < handle
@@ -55,37 +57,48 @@ struct PeerDatabaseBuilder {
             owners.forEach { sortedCharacteristics[$0].descriptors.append(descriptor) }
             if owners.isEmpty { orphanDescriptors.append(descriptor) }
         }
-        for index in sortedCharacteristics.indices {
-            sortedCharacteristics[index].value = values[sortedCharacteristics[index].valueHandle]
-        }
 
         var tree: [GATTTreeService] = []
         var placed = Set<UInt16>()
-        for var service in sortedServices {
-            service.includes = includes.values.filter { include in
-                include.handle.map { (service.startHandle...max(service.startHandle, service.endHandle)).contains($0) } ?? false
-            }.sorted { ($0.handle ?? 0) < ($1.handle ?? 0) }
-            service.characteristics = sortedCharacteristics.filter {
-                $0.declarationHandle > service.startHandle && $0.declarationHandle <= service.endHandle
-            }
-            placed.formUnion(service.characteristics.map(\.declarationHandle))
-            tree.append(service)
+        for service in sortedServices {
+            let node = GATTTreeService(
+                service,
+                includes: includes.values.filter { service.handles.contains($0.handle) }.sorted { $0.handle < $1.handle },
+                characteristics: sortedCharacteristics.filter {
+                    $0.declarationHandle > service.startHandle && $0.declarationHandle <= service.endHandle
+                })
+            placed.formUnion(node.characteristics.map(\.declarationHandle))
+            tree.append(node)
         }
         let orphans = sortedCharacteristics.filter { !placed.contains($0.declarationHandle) }
         return StoryPeer(key: key, connections: connections, services: tree, orphanCharacteristics: orphans,
                          orphanDescriptors: orphanDescriptors, counters: counters.values.sorted { $0.handle < $1.handle })
     }
 
+    /// Each characteristic with its end handle: the handle before the next declaration in its service, else the
+    /// service's end (Vol 3 Part G §3.3: its descriptors follow its value up to there); its value handle when no
+    /// service is known around it.
+    private func ended(_ sorted: [GATTCharacteristic], in services: [GATTService]) -> [GATTCharacteristic] {
+        sorted.enumerated().map { index, characteristic in
+            var ended = characteristic
+            let serviceEnd = services.first { $0.handles.contains(characteristic.declarationHandle) }?.endHandle
+            let next = sorted.dropFirst(index + 1).first { $0.declarationHandle > characteristic.declarationHandle }?.declarationHandle
+            let limit = [serviceEnd, next.map { $0 - 1 }].compactMap { $0 }.min()
+            ended.endHandle = max(characteristic.valueHandle, limit ?? characteristic.valueHandle)
+            return ended
+        }
+    }
+
     /// The services primary discovery revealed, plus those known only from include declarations (Find Included
     /// Services, Core v5.4 Vol 3 Part G §4.5.1): shown as secondary services, with the UUID from the include
     /// declaration when it is 16-bit, else from the 16-byte value the client read at the service's start handle.
-    private func servicesWithIncludedOnes() -> Set<GATTTreeService> {
+    private func servicesWithIncludedOnes() -> Set<GATTService> {
         let knownStarts = Set(services.map(\.startHandle))
         var all = services
         for include in includes.values where !knownStarts.contains(include.startHandle) {
             let readUUID = values[include.startHandle].flatMap { $0.count == 16 ? BluetoothUUID(littleEndianBytes: $0) : nil }
             guard let uuid = include.uuid ?? readUUID else { continue }
-            all.insert(GATTTreeService(startHandle: include.startHandle, endHandle: include.endHandle, uuid: uuid, isPrimary: false))
+            all.insert(GATTService(uuid: uuid, isPrimary: false, startHandle: include.startHandle, endHandle: include.endHandle))
         }
         return all
     }

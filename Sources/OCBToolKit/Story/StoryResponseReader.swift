@@ -2,6 +2,7 @@
 
 import OCBATT
 import OCBCore
+import OCBGATT
 
 /// Applies a response to the database being built, knowing the request it answers.
 enum StoryResponseReader {
@@ -15,37 +16,36 @@ enum StoryResponseReader {
         case let (.readByGroupTypeRequest(asked), .readByGroupTypeResponse(answer)):
             guard asked.attributeGroupType == primaryService || asked.attributeGroupType == secondaryService else { return }
             for entry in answer.attributeDataList {
-                // Service UUIDs are 2 or 16 octets (Core v5.4 Vol 3 Part G §3.1).
-                var reader = ByteReader(entry.attributeValue)
-                guard let uuid = try? reader.readUUID(width: entry.attributeValue.count) else { continue }
-                peer.services.insert(GATTTreeService(startHandle: entry.attributeHandle, endHandle: entry.endGroupHandle, uuid: uuid,
-                                                     isPrimary: asked.attributeGroupType == primaryService))
+                // Service UUIDs are 2 or 16 octets (Core v5.4 Vol 3 Part G §3.1), decoded as the GATT client decodes them.
+                guard let uuid = try? GATTDeclarationValue.serviceUUID(entry.attributeValue, handle: entry.attributeHandle,
+                                                                      response: "Read By Group Type Response") else { continue }
+                peer.services.insert(GATTService(uuid: uuid, isPrimary: asked.attributeGroupType == primaryService,
+                                                 startHandle: entry.attributeHandle, endHandle: entry.endGroupHandle))
             }
         case let (.findByTypeValueRequest(asked), .findByTypeValueResponse(answer)):
             guard asked.attributeType == 0x2800 || asked.attributeType == 0x2801 else { return }
             var reader = ByteReader(asked.attributeValue)
             guard let uuid = try? reader.readUUID(width: asked.attributeValue.count) else { return }
             for found in answer.handlesInformationList {
-                peer.services.insert(GATTTreeService(startHandle: found.foundAttributeHandle, endHandle: found.groupEndHandle,
-                                                     uuid: uuid, isPrimary: asked.attributeType == 0x2800))
+                peer.services.insert(GATTService(uuid: uuid, isPrimary: asked.attributeType == 0x2800,
+                                                 startHandle: found.foundAttributeHandle, endHandle: found.groupEndHandle))
             }
         case let (.readByTypeRequest(asked), .readByTypeResponse(answer)):
             for entry in answer.attributeDataList {
                 if asked.attributeType == characteristic {
-                    // Properties (1), Characteristic Value Handle (2), UUID (2 or 16) (Vol 3 Part G §3.3.1).
-                    var reader = ByteReader(entry.attributeValue)
-                    guard let properties = try? reader.readUInt8(), let valueHandle = try? reader.readUInt16(),
-                          let uuid = try? reader.readUUID(width: reader.remaining) else { continue }
-                    peer.characteristics.insert(GATTTreeCharacteristic(
-                        declarationHandle: entry.attributeHandle, valueHandle: valueHandle, uuid: uuid,
-                        properties: CharacteristicProperties(rawValue: properties)))
+                    // Properties (1), Characteristic Value Handle (2), UUID (2 or 16) (Vol 3 Part G §3.3.1), decoded as
+                    // the GATT client decodes them; its end is known once the database is assembled.
+                    guard let declaration = try? GATTDeclarationValue.characteristic(entry.attributeValue, handle: entry.attributeHandle,
+                                                                                    response: "Read By Type Response") else { continue }
+                    peer.characteristics.insert(GATTCharacteristic(
+                        declarationHandle: entry.attributeHandle, valueHandle: declaration.valueHandle, endHandle: declaration.valueHandle,
+                        properties: declaration.properties, uuid: declaration.uuid))
                 } else if asked.attributeType == include {
                     // Included Service Attribute Handle (2), End Group Handle (2), UUID16 (2, only for 16-bit) (§3.2).
-                    var reader = ByteReader(entry.attributeValue)
-                    guard let start = try? reader.readUInt16(), let end = try? reader.readUInt16() else { continue }
-                    let uuid = reader.remaining == 2 ? try? reader.readUUID(width: 2) : nil
-                    peer.includes[entry.attributeHandle] = GATTTreeInclude(handle: entry.attributeHandle, startHandle: start,
-                                                                          endHandle: end, uuid: uuid)
+                    guard let declaration = try? GATTDeclarationValue.include(entry.attributeValue, handle: entry.attributeHandle,
+                                                                             response: "Read By Type Response") else { continue }
+                    peer.includes[entry.attributeHandle] = GATTTreeInclude(handle: entry.attributeHandle, startHandle: declaration.start,
+                                                                          endHandle: declaration.end, uuid: declaration.uuid)
                 } else {
                     peer.setValue(entry.attributeHandle, entry.attributeValue)
                 }

@@ -1,6 +1,7 @@
 // `cbtool notify ADDRESS UUID|HANDLE`: subscribe, stream timestamped values until Ctrl-C or --duration, unsubscribe, disconnect.
 
 import OCBCore
+import OCBGATT
 import OCBToolKit
 import CoreBluetooth
 import Foundation
@@ -32,7 +33,7 @@ enum NotifyCommand {
         let properties = characteristic.properties
         guard properties.contains(.notify) || properties.contains(.indicate) else {
             throw .failure("\(AttributeText.name(characteristic)) can neither notify nor indicate (properties: "
-                           + CharacteristicProperties(rawValue: UInt8(truncatingIfNeeded: properties.rawValue)).names.joined(separator: ", ") + ")")
+                           + characteristic.attribute.properties.names.joined(separator: ", ") + ")")
         }
         let kind = properties.contains(.notify) ? "notification" : "indication"
         let uuid = characteristic.uuid.bluetoothUUID

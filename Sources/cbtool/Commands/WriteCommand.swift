@@ -1,6 +1,7 @@
 // `cbtool write ADDRESS UUID|HANDLE VALUE`: write a characteristic (with or without response) or a descriptor.
 
 import OCBCore
+import OCBGATT
 import OCBToolKit
 import CoreBluetooth
 import Foundation
@@ -63,7 +64,7 @@ enum WriteCommand {
                                      session: CentralSession) throws(ToolError) {
         guard characteristic.properties.contains(.writeWithoutResponse) else {
             throw .failure("\(AttributeText.name(characteristic)) does not allow write without response "
-                           + "(properties: \(CharacteristicProperties(rawValue: UInt8(truncatingIfNeeded: characteristic.properties.rawValue)).names.joined(separator: ", ")))")
+                           + "(properties: \(characteristic.attribute.properties.names.joined(separator: ", ")))")
         }
         let limit = peripheral.maximumWriteValueLength(for: .withoutResponse)
         guard bytes.count <= limit else {

@@ -1,6 +1,7 @@
 // The whole GATT database of a connected peripheral, discovered (and optionally read) through CoreBluetooth.
 
 import OCBCore
+import OCBGATT
 import OCBToolKit
 import CoreBluetooth
 import Foundation
@@ -25,36 +26,18 @@ struct PeripheralDatabase {
     /// Every descriptor, in handle order.
     var descriptors: [CBDescriptor] { characteristics.flatMap { $0.descriptors ?? [] } }
 
-    /// The database as the tree printer takes it.
-    ///
-    /// Include declaration handles are not given by CoreBluetooth; the spec puts include declarations right after
-    /// the service declaration, before any characteristic (Core v5.4 Vol 3 Part G §3.1), so when exactly as many
-    /// handles lie there as there are includes, those are theirs; otherwise the handle is left unknown.
+    /// The database as the tree printer takes it: the GATT client's own values, which the CoreBluetooth objects are
+    /// views of (each one's `attribute`; the include declarations with their handles), with the values read.
     var tree: [GATTTreeService] {
         services.map { service in
-            let range = service.attributeHandles
-            let characteristics = service.characteristics ?? []
-            let includes = service.includedServices ?? []
-            let firstOther = Int(characteristics.first?.declarationAttributeHandle ?? range.upperBound) + (characteristics.isEmpty ? 1 : 0)
-            let derived = firstOther - Int(range.lowerBound) - 1 == includes.count
-            return GATTTreeService(
-                startHandle: range.lowerBound, endHandle: range.upperBound, uuid: service.uuid.bluetoothUUID,
-                isPrimary: service.isPrimary,
-                includes: includes.enumerated().map { index, included in
-                    GATTTreeInclude(handle: derived ? UInt16(clamping: Int(range.lowerBound) + 1 + index) : nil,
-                                    startHandle: included.attributeHandles.lowerBound,
-                                    endHandle: included.attributeHandles.upperBound, uuid: included.uuid.bluetoothUUID)
-                },
-                characteristics: characteristics.map { characteristic in
-                    GATTTreeCharacteristic(
-                        declarationHandle: characteristic.declarationAttributeHandle,
-                        valueHandle: characteristic.valueAttributeHandle, uuid: characteristic.uuid.bluetoothUUID,
-                        properties: CharacteristicProperties(rawValue: UInt8(truncatingIfNeeded: characteristic.properties.rawValue)),
-                        value: values[characteristic.valueAttributeHandle],
-                        descriptors: (characteristic.descriptors ?? []).map { descriptor in
-                            GATTTreeDescriptor(handle: descriptor.attributeHandle, uuid: descriptor.uuid.bluetoothUUID,
-                                               value: values[descriptor.attributeHandle])
-                        })
+            GATTTreeService(
+                service.attribute,
+                includes: (service.includeDeclarations ?? []).map(GATTTreeInclude.init),
+                characteristics: (service.characteristics ?? []).map { characteristic in
+                    GATTTreeCharacteristic(characteristic.attribute, value: values[characteristic.attribute.valueHandle],
+                                           descriptors: (characteristic.descriptors ?? []).map { descriptor in
+                                               GATTTreeDescriptor(descriptor.attribute, value: values[descriptor.attribute.handle])
+                                           })
                 })
         }
     }
