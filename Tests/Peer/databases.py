@@ -111,6 +111,17 @@ def install_discovery_fault(server, app) -> None:
 
     server.on_att_read_by_type_request = read_by_type
 
+    # Alpha's control 08: after it, Read Requests on the connection that wrote it are never answered (the client's
+    # 30 s ATT transaction timeout is what ends them, Core v5.4 Vol 3 Part F §3.3.3); other connections are served.
+    original_read = server.on_att_read_request
+
+    def read(bearer, request):
+        if getattr(bearer, 'connection', bearer) in getattr(app, 'stalled_connections', ()):
+            return None
+        return original_read(bearer, request)
+
+    server.on_att_read_request = read
+
 
 class PeripheralApp:
     """One peripheral's database plus the behaviour behind its control characteristics."""
@@ -122,6 +133,8 @@ class PeripheralApp:
         self.heart_rate_tasks: dict[int, asyncio.Task] = {}
         self.dynamic_service: Service | None = None
         self.service_changed: Characteristic | None = None
+        # Connections whose Read Requests go unanswered (control 08).
+        self.stalled_connections: set = set()
 
     # ------------------------------------------------------------------ common services
     def gap_service(self, appearance: int) -> Service:
@@ -306,6 +319,7 @@ class AlphaApp(PeripheralApp):
 
     def restore(self) -> None:
         self.break_discovery = False
+        self.stalled_connections.clear()
         self.writable.value = WRITABLE_INITIAL
         self.reliable.value = RELIABLE_INITIAL
         self.reliable_description.value = b'Reliable write target'
@@ -337,6 +351,8 @@ class AlphaApp(PeripheralApp):
             self.restore()
         elif op == 0x07:
             self.break_discovery = True
+        elif op == 0x08:
+            self.stalled_connections.add(connection)
         else:
             raise att.ATT_Error(error_code=APPLICATION_ERROR)
 
