@@ -4,6 +4,7 @@ package import OCBHCI
 package import OCBAdvertising
 package import OCBCore
 package import OCBGATT
+package import OCBHost
 
 /// An event from a ``CentralBackend``.
 package enum BackendEvent: Sendable, Equatable {
@@ -13,8 +14,9 @@ package enum BackendEvent: Sendable, Equatable {
     case stateChanged(CBManagerState, controller: BluetoothAddress?)
     /// An advertisement, already merged with its scan response (see ``AdvertisementReport``).
     case advertisement(AdvertisementReport)
-    /// The connection to `peer` is up, its ATT_MTU exchanged (read with ``CentralBackend/attMTU(_:)``).
-    case connected(PeerAddress)
+    /// The connection to `peer` is up, its ATT_MTU exchanged: `mtu` is the link's published ATT_MTU, for the
+    /// peripheral to read (Vol 3 Part F §3.2.8, §3.4.2).
+    case connected(PeerAddress, mtu: LinkMTU)
     /// A connection attempt ended without a connection; `reason` is the HCI error code (Vol 1 Part F §1.3).
     case connectionFailed(PeerAddress, reason: HCIErrorCode)
     /// The connection ended; `reason` is the HCI error code of Disconnection Complete (Vol 4 Part E §7.7.5):

@@ -1,5 +1,6 @@
 // CBPeripheral: a remote peripheral, its connection state, services and the GATT requests the app makes on it.
 internal import OCBCore
+internal import OCBHost
 import Foundation
 
 /// A remote peripheral (Apple's `CBPeripheral`).
@@ -99,8 +100,12 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
         }
     }
 
-    /// ATT_MTU of the connection, read from its bearer (23 when not connected); never with the lock held.
-    var attMTU: Int { backend.attMTU(peer) ?? 23 }
+    /// The link's published ATT_MTU while connected (``BackendEvent/connected(_:mtu:)``); nil otherwise.
+    var linkMTU: LinkMTU?
+
+    /// ATT_MTU of the connection as its bearer publishes it (23 when not connected); no queue hop, so it may be read
+    /// with the lock held (descriptions in log lines are).
+    var attMTU: Int { lock.run { linkMTU }?.value ?? 23 }
 
     /// min(ATT_MTU-3, 512) bytes.
     static func writeWithoutResponseLimit(mtu: Int) -> Int { max(0, min(mtu - 3, 512)) }

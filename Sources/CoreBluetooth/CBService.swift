@@ -11,10 +11,7 @@ open class CBService: CBAttribute, @unchecked Sendable {
     var storedCharacteristics: [CBCharacteristic]?
     var storedIncludedServices: [CBService]?
     /// The include declarations of this service as discovered (Vol 3 Part G §3.2), for their handles.
-    package internal(set) var includeDeclarations: [GATTIncludedService]? {
-        get { lock.run { storedIncludeDeclarations } }
-        set { lock.run { storedIncludeDeclarations = newValue } }
-    }
+    package var includeDeclarations: [GATTIncludedService]? { lock.run { storedIncludeDeclarations } }
     var storedIncludeDeclarations: [GATTIncludedService]?
 
     init(_ discovered: GATTService, peripheral: CBPeripheral, lock: StateLock) {

@@ -124,9 +124,6 @@ package protocol CentralBackend: AnyObject, Sendable {
     /// responds with `.failure(.att(.attributeNotFound))` (Attribute Not Found).
     func setNotification(_ peer: PeerAddress, request: RequestID, valueHandle: UInt16, endHandle: UInt16,
                          cccdHandle: UInt16?, configuration: GATTClientCharacteristicConfiguration)
-    /// ATT_MTU of the connection to `peer` in bytes, read from the link's ATT bearer, which owns it (Core v5.4 Vol 3
-    /// Part F §3.2.8, §3.4.2); nil when not connected. Synchronous: call it without holding the facade's lock.
-    func attMTU(_ peer: PeerAddress) -> Int?
     /// Reads the RSSI of the connection (HCI Read RSSI, Vol 4 Part E §7.5.4), dBm. Responds with `.rssi`.
     func readRSSI(_ peer: PeerAddress, request: RequestID)
 }

@@ -1,6 +1,7 @@
 // How a central manager turns backend events into state changes and delegate calls (on its queue).
 internal import OCBHCI
 internal import OCBCore
+internal import OCBHost
 import Foundation
 
 extension CBCentralManager {
@@ -9,7 +10,7 @@ extension CBCentralManager {
         switch event {
         case .stateChanged(let state, let controller): handleState(state, controller: controller)
         case .advertisement(let report): handleAdvertisement(report)
-        case .connected(let peer): handleConnected(peer)
+        case .connected(let peer, let mtu): handleConnected(peer, mtu: mtu)
         case .connectionFailed(let peer, let reason): handleLinkDown(peer, reason: reason, failedToConnect: true, attTimedOut: false)
         case .disconnected(let peer, let reason, let error):
             handleLinkDown(peer, reason: reason, failedToConnect: false, attTimedOut: error == .timeout)
@@ -62,6 +63,7 @@ extension CBCentralManager {
                     dropped.append((peripheral, peripheral.operations))
                     peripheral.operations = []
                     peripheral.invalidateAllAttributes()
+                    peripheral.linkMTU = nil
                     peripheral.storedState = .disconnected
                     peripheral.cancelRequested = false
                     active[peripheral.peer] = nil
@@ -115,10 +117,11 @@ extension CBCentralManager {
         if becameReady { peripheral.delegate?.peripheralIsReady(toSendWriteWithoutResponse: peripheral) }
     }
 
-    private func handleConnected(_ peer: PeerAddress) {
+    private func handleConnected(_ peer: PeerAddress, mtu: LinkMTU) {
         let peripheral: CBPeripheral? = lock.run {
             guard let peripheral = active[peer], peripheral.storedState == .connecting else { return nil }
             peripheral.storedState = .connected
+            peripheral.linkMTU = mtu
             peripheral.storedCanSend = true
             peripheral.writesWithoutResponseInFlight = 0
             return peripheral
@@ -136,6 +139,7 @@ extension CBCentralManager {
             let operations = peripheral.operations
             peripheral.operations = []
             peripheral.invalidateAllAttributes()
+            peripheral.linkMTU = nil
             let wasConnecting = peripheral.storedState == .connecting
             let report: Report
             if peripheral.cancelRequested {

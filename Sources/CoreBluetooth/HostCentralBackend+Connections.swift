@@ -53,7 +53,7 @@ extension HostCentralBackend {
                 // characteristic has nothing to enable.
                 client.enableServiceChangedIndications { _ in }
             }
-            emit(.connected(peer))
+            emit(.connected(peer, mtu: host.linkMTU(on: info.handle) ?? LinkMTU()))
         }
     }
 
@@ -69,11 +69,5 @@ extension HostCentralBackend {
         guard let link = links[peer], link.handle == handle else { return }
         links[peer] = nil
         emit(.disconnected(peer, reason: reason, error: attTimedOut ? .timeout : nil))
-    }
-
-    /// ATT_MTU of `peer`'s link, from its bearer through the host (nil when not connected).
-    package func attMTU(_ peer: PeerAddress) -> Int? {
-        guard let handle = queue.sync(execute: { links[peer]?.handle }) else { return nil }
-        return host.attMTU(on: handle)
     }
 }

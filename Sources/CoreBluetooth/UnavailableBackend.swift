@@ -22,7 +22,6 @@ final class UnavailableBackend: CentralBackend {
     func setNotification(_ peer: PeerAddress, request: RequestID, valueHandle: UInt16, endHandle: UInt16,
                          cccdHandle: UInt16?, configuration: GATTClientCharacteristicConfiguration) {}
     func readRSSI(_ peer: PeerAddress, request: RequestID) {}
-    func attMTU(_ peer: PeerAddress) -> Int? { nil }
 }
 
 /// Chooses the backend `CBCentralManager`'s public initialisers use.

@@ -116,12 +116,6 @@ public final class GATTClient {
 
     // MARK: Subscriptions
 
-    /// True when the client takes the values notified or indicated at `handle` (a handler is set, or it is the Service
-    /// Changed characteristic's value).
-    public func takesValues(at handle: UInt16) -> Bool {
-        valueHandlers[handle] != nil || serviceChangedCharacteristic?.valueHandle == handle
-    }
-
     /// Registers `handler` for the values notified or indicated at `valueHandle`, replacing any other
     /// (``subscribe(to:configuration:handler:completion:)`` does this before enabling them).
     public func setValueHandler(forValueHandle valueHandle: UInt16, _ handler: (([UInt8]) -> Void)?) {

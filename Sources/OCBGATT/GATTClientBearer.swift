@@ -11,7 +11,6 @@ extension GATTClient {
     /// Call it after calling any procedure (the input calls run it themselves). It also starts the transaction timer
     /// of requests sent since the last call and checks the timeout at `now`. A transaction timeout fails every
     /// procedure with ``GATTError/timeout``, any other closure with ``GATTError/disconnected``.
-    @discardableResult
     public func run(now: ContinuousClock.Instant) -> [ATTBearerEvent] {
         var passed: [ATTBearerEvent] = []
         while true {

@@ -107,7 +107,7 @@ final class GuideCentral: NSObject, CBCentralManagerDelegate, CBPeripheralDelega
     }
     for _ in 0..<4 { queue.sync {} }
     step(.advertisement(AdvertisementReport(peer: Harness.peer, rssi: -58, localName: "HRM", isConnectable: true)))
-    step(.connected(Harness.peer))
+    step(.connected(Harness.peer, mtu: backend.linkMTU))
     step(.response(Harness.peer, backend.lastRequest, .services([Harness.heartRate, Harness.battery])))
     step(.response(Harness.peer, backend.lastRequest, .characteristics(Harness.heartRateCharacteristics)))
     // The guide asks setNotify(2A37), read(2A38), write(2A39) at once; the link answers them in that order.

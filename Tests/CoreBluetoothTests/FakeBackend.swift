@@ -1,6 +1,7 @@
 // A scripted CentralBackend: records every command and lets a test emit events.
 import OCBCore
 import OCBGATT
+import OCBHost
 @testable import CoreBluetooth
 import Foundation
 
@@ -16,13 +17,13 @@ final class FakeBackend: CentralBackend, @unchecked Sendable {
 
     init(initialState: CBManagerState = .poweredOn) { self.initialState = initialState }
 
-    private var storedMTU = 23
-    /// The ATT_MTU the fake link's bearer holds (``attMTU(_:)``).
+    /// The fake link's published ATT_MTU, handed over in ``BackendEvent/connected(_:mtu:)``.
+    let linkMTU = LinkMTU()
+    /// The ATT_MTU the fake link's bearer holds.
     var mtu: Int {
-        get { lock.withLock { storedMTU } }
-        set { lock.withLock { storedMTU = newValue } }
+        get { linkMTU.value }
+        set { linkMTU.publish(newValue) }
     }
-    func attMTU(_ peer: PeerAddress) -> Int? { mtu }
 
     var calls: [String] { lock.withLock { log } }
     /// The request token of the most recent request.

@@ -57,7 +57,7 @@ final class Harness: @unchecked Sendable {
         peripheral.delegate = recorder
         manager.connect(peripheral, options: options)
         flush()
-        backend.mtu = 185; emit(.connected(Self.peer))
+        backend.mtu = 185; emit(.connected(Self.peer, mtu: backend.linkMTU))
         return peripheral
     }
 

@@ -166,7 +166,7 @@ import Testing
     // Reconnected: the old objects are invalid.
     h.manager.connect(peripheral)
     h.flush()
-    h.backend.mtu = 23; h.emit(.connected(Harness.peer))
+    h.backend.mtu = 23; h.emit(.connected(Harness.peer, mtu: h.backend.linkMTU))
     peripheral.readValue(for: location)
     h.flush()
     #expect(h.recorder.log.last == "value 2A38 nil error=CB.2")

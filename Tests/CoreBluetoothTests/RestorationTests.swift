@@ -36,7 +36,7 @@ import Testing
     let restored = try #require(peripherals.first)
     #expect(restored.state == .connecting)
     restored.delegate = second.recorder
-    second.backend.mtu = 23; second.emit(.connected(Harness.peer))
+    second.backend.mtu = 23; second.emit(.connected(Harness.peer, mtu: second.backend.linkMTU))
     #expect(restored.state == .connected && second.recorder.log.last == "connect")
     #expect(second.manager.retrievePeripherals(withIdentifiers: [restored.identifier]) == [restored])
     // Cancelling and stopping clears the saved state: a third manager restores nothing.

@@ -45,10 +45,10 @@ private func valueHandle(_ host: HostController, _ handle: UInt16, _ uuid: Bluet
 
         let first = try connect(host, log, to: PeerDevices.alpha)
         #expect(first.role == .central)
-        #expect(host.attMTU(on: first.handle) == 23)
+        #expect(host.linkMTU(on: first.handle)?.value == 23)
         let mtu = try await host.exchangeMTU(247, on: first.handle)
         #expect(mtu == 247)
-        #expect(host.attMTU(on: first.handle) == 247)
+        #expect(host.linkMTU(on: first.handle)?.value == 247)
         #expect(log.first(within: 2) { if case .mtuChanged(first.handle, 247) = $0 { true } else { nil } } == true)
 
         host.disconnect(first.handle, reason: .remoteUserTerminatedConnection)

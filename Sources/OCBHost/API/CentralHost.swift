@@ -45,10 +45,10 @@ public protocol CentralHost: AnyObject, Sendable {
     func sendATT(_ pdu: [UInt8], on handle: UInt16, completion: @escaping @Sendable (HostError?) -> Void)
     /// Exchanges the ATT MTU (Vol 3 Part F §3.4.2.1) offering `mtu`; delivers the resulting ATT_MTU.
     func exchangeMTU(_ mtu: UInt16, on handle: UInt16, completion: @escaping @Sendable (Result<UInt16, HostError>) -> Void)
-    /// ATT_MTU of connection `handle` in bytes (23 until an MTU exchange, Core v5.4 Vol 3 Part F §3.2.8, §3.4.2), read
-    /// from the connection's ATT bearer, which owns it; nil when there is no such connection. Synchronous: a hop onto
-    /// the host's queue (none inside a `withGATT` body).
-    func attMTU(on handle: UInt16) -> Int?
+    /// ATT_MTU of connection `handle` (23 until an MTU exchange, Core v5.4 Vol 3 Part F §3.2.8, §3.4.2) as its bearer,
+    /// which owns it, publishes it: read ``LinkMTU/value`` from any thread, for as long as the connection lasts. Nil
+    /// when there is no such connection. Finding it is a hop onto the host's queue (none inside a `withGATT` body).
+    func linkMTU(on handle: UInt16) -> LinkMTU?
     /// Runs `body` on the host's queue with the GATT client of connection `handle` (nil when there is no such
     /// connection). Procedures started in `body` go out when it returns; their completions, value handlers and the
     /// client's serviceChangeHandler run on the host's queue (hop to your own queue there).

@@ -26,7 +26,7 @@ public enum ConnectionRole: Sendable, Hashable {
 }
 
 /// One established LE connection, as reported in ``HostEvent``s. Its ATT_MTU is not copied here: the connection's
-/// ATT bearer owns it (``CentralHost/attMTU(on:)``, ``HostEvent/mtuChanged(handle:mtu:)``).
+/// ATT bearer owns it (``CentralHost/linkMTU(on:)``, ``HostEvent/mtuChanged(handle:mtu:)``).
 public struct ConnectionInfo: Sendable, Hashable {
     /// Connection_Handle (0x0000...0x0EFF).
     public var handle: UInt16

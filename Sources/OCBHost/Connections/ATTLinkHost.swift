@@ -90,9 +90,9 @@ extension ATTLinkHost {
         applyATT(att.receive(pdu, now: .now), on: handle)
     }
 
-    /// ATT_MTU of connection `handle` in bytes, read from its bearer on `queue` (nil when not connected).
-    func linkMTU(_ handle: UInt16) -> Int? {
-        onQueue { links[handle].map { $0.att.mtu } }
+    /// The published ATT_MTU of connection `handle` (nil when not connected), looked up on `queue`.
+    func publishedMTU(_ handle: UInt16) -> LinkMTU? {
+        onQueue { links[handle]?.att.publishedMTU }
     }
 
     /// Fails the ATT requests whose transaction timed out at `now` (the bearer is then closed for ATT, Vol 3 Part F §3.3.3).

@@ -58,6 +58,9 @@ final class LinkATT {
     /// ATT_MTU in bytes: the bearer's.
     var mtu: Int { client.mtu }
 
+    /// The bearer's ATT_MTU as this link publishes it to other threads (updated on each change).
+    let publishedMTU = LinkMTU()
+
     /// Runs the GATT client over its bearer and sorts out what is left for the host.
     func run(now: ContinuousClock.Instant) -> Output {
         sort(client.run(now: now))
@@ -75,6 +78,7 @@ final class LinkATT {
                 handler(map(result))
             case .mtuChanged(let mtu):
                 output.mtu = UInt16(clamping: mtu)
+                publishedMTU.publish(mtu)
             case .closed(let reason):
                 if reason == .transactionTimeout {
                     closeError = closeError ?? .attTimeout(handle)

@@ -28,8 +28,8 @@ extension HostController {
         startMTUExchange(mtu, on: handle, completion: completion)
     }
 
-    /// ATT_MTU of the connection in bytes, read from its ATT bearer (nil when not connected).
-    public func attMTU(on handle: UInt16) -> Int? { linkMTU(handle) }
+    /// ATT_MTU of the connection as its ATT bearer publishes it (nil when not connected).
+    public func linkMTU(on handle: UInt16) -> LinkMTU? { publishedMTU(handle) }
 
     /// Runs `body` on the host queue with the connection's GATT client (nil for an unknown handle); the procedures
     /// it starts are sent when it returns.

@@ -104,21 +104,3 @@ public struct GATTTreeService: Hashable, Sendable {
     /// True for «Primary Service» (0x2800), false for «Secondary Service» (0x2801).
     public var isPrimary: Bool { service.isPrimary }
 }
-
-extension GATTTreeService {
-    /// The tree of what `cache` (the GATT client's database) holds, services in handle order, with the values read
-    /// by attribute handle from `values`.
-    public static func tree(of cache: GATTAttributeCache, values: [UInt16: [UInt8]] = [:]) -> [GATTTreeService] {
-        cache.services.sorted { $0.startHandle < $1.startHandle }.map { service in
-            GATTTreeService(
-                service,
-                includes: (cache.includedServices[service.startHandle] ?? []).map(GATTTreeInclude.init),
-                characteristics: (cache.characteristics[service.startHandle] ?? []).map { characteristic in
-                    GATTTreeCharacteristic(characteristic, value: values[characteristic.valueHandle],
-                                           descriptors: (cache.descriptors[characteristic.declarationHandle] ?? []).map {
-                                               GATTTreeDescriptor($0, value: values[$0.handle])
-                                           })
-                })
-        }
-    }
-}
