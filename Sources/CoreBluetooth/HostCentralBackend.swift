@@ -2,6 +2,7 @@
 internal import OCBCore
 import Dispatch
 package import OCBHost
+internal import OCBHCI
 
 /// Drives a ``Host/CentralHost`` (``Host/HostController`` in full-host mode, ``Host/KernelHost`` on the kernel socket)
 /// for the CoreBluetooth facade.
@@ -55,7 +56,7 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
 
     /// One connection.
     struct Link {
-        var handle: UInt16
+        var handle: ConnectionHandle
         var ready: Bool
     }
 
@@ -224,7 +225,7 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
     }
 
     /// The peer of a connection handle, if it is one of ours.
-    func peer(handle: UInt16) -> PeerAddress? {
+    func peer(handle: ConnectionHandle) -> PeerAddress? {
         links.first { $0.value.handle == handle }?.key
     }
 }

@@ -1,6 +1,7 @@
 // The probe's L2CAPSocket checks: connect timeout, cancel, and a real ATT exchange (Exchange MTU) with the peer.
 
 import OCBATT
+import OCBHCI
 import OCBCore
 import Dispatch
 import Foundation
@@ -8,7 +9,7 @@ import OCBHost
 
 /// What arrives from an ``L2CAPSocket``: the connect outcome, a PDU, or the end.
 enum SocketDelivery: Sendable {
-    case connected(Result<UInt16, HCITransportError>)
+    case connected(Result<ConnectionHandle, HCITransportError>)
     case pdu([UInt8])
     case closed(HCITransportError?)
 }
@@ -32,7 +33,7 @@ enum ATTChecks {
         return .success((socket, inbox))
     }
 
-    private static func connectOutcome(_ inbox: Inbox<SocketDelivery>, within timeout: Duration) -> Result<UInt16, HCITransportError>? {
+    private static func connectOutcome(_ inbox: Inbox<SocketDelivery>, within timeout: Duration) -> Result<ConnectionHandle, HCITransportError>? {
         guard case let .connected(outcome) = inbox.take(within: timeout, where: {
             if case .connected = $0 { return true }
             return false
@@ -92,8 +93,8 @@ enum ATTChecks {
         }
         switch connectOutcome(inbox, within: .seconds(20)) {
         case let .success(handle)?:
-            report.check("att connect", handle <= 0x0EFF && socket.connectionHandle == handle,
-                         "connected to \(peer) (\(type)) in \(ContinuousClock.now - started), connection handle 0x\(String(handle, radix: 16))")
+            report.check("att connect", handle.rawValue <= 0x0EFF && socket.connectionHandle == handle,
+                         "connected to \(peer) (\(type)) in \(ContinuousClock.now - started), connection handle 0x\(String(handle.rawValue, radix: 16))")
         case let .failure(error)?:
             report.fail("att connect", "onConnect(\(error)) after \(ContinuousClock.now - started)")
             return

@@ -45,7 +45,7 @@ enum KernelHostChecks {
         guard case .connected(let link)? = outcome else {
             return report.fail("kernelhost connect", "\(outcome.map { "\($0)" } ?? "no outcome within 15 s")")
         }
-        report.pass("kernelhost connect", "handle 0x\(String(link.handle, radix: 16))")
+        report.pass("kernelhost connect", "handle 0x\(String(link.handle.rawValue, radix: 16))")
 
         let services = Inbox<Result<[GATTService], GATTError>>()
         host.withGATT(link.handle) { client in

@@ -77,7 +77,7 @@ enum RecordingChecks {
             report.fail("record session", "connect: \(outcome.map { "\($0)" } ?? "no outcome within 15 s")")
             return false
         }
-        steps.append("connected 0x\(String(link.handle, radix: 16))")
+        steps.append("connected 0x\(String(link.handle.rawValue, radix: 16))")
         let mtu = Inbox<Result<UInt16, HostError>>()
         host.exchangeMTU(clientMTU, on: link.handle) { mtu.put($0) }
         let agreed = mtu.take(within: .seconds(10))

@@ -20,7 +20,7 @@ public struct HCIACLDataPacket: Hashable, Sendable {
     }
 
     /// Connection_Handle, 0x0000...0x0EFF.
-    public var handle: UInt16
+    public var handle: ConnectionHandle
     /// Packet_Boundary_Flag.
     public var packetBoundary: PacketBoundary
     /// Broadcast_Flag, 2 bits (0b00 point-to-point on LE).
@@ -29,8 +29,8 @@ public struct HCIACLDataPacket: Hashable, Sendable {
     public var data: [UInt8]
 
     /// Makes a packet.
-    public init(handle: UInt16, packetBoundary: PacketBoundary, broadcast: UInt8 = 0, data: [UInt8]) {
-        self.handle = handle & 0x0FFF
+    public init(handle: ConnectionHandle, packetBoundary: PacketBoundary, broadcast: UInt8 = 0, data: [UInt8]) {
+        self.handle = ConnectionHandle(field: handle.rawValue)
         self.packetBoundary = packetBoundary
         self.broadcast = broadcast & 0b11
         self.data = data
@@ -42,7 +42,7 @@ public struct HCIACLDataPacket: Hashable, Sendable {
         var reader = ByteReader(bytes)
         let field = try reader.readUInt16()
         let length = Int(try reader.readUInt16())
-        handle = field & 0x0FFF
+        handle = ConnectionHandle(field: field)
         packetBoundary = PacketBoundary(rawValue: UInt8(truncatingIfNeeded: field >> 12) & 0b11) ?? .continuing
         broadcast = UInt8(truncatingIfNeeded: field >> 14) & 0b11
         data = try reader.readBytes(length)
@@ -51,7 +51,8 @@ public struct HCIACLDataPacket: Hashable, Sendable {
     /// The packet's bytes without the H4 indicator.
     public var bytes: [UInt8] {
         var writer = ByteWriter(capacity: 4 + data.count)
-        writer.write(handle & 0x0FFF | UInt16(packetBoundary.rawValue) << 12 | UInt16(broadcast & 0b11) << 14)
+        let flags = UInt16(packetBoundary.rawValue) << 12 | UInt16(broadcast & 0b11) << 14
+        writer.write(handle.rawValue & 0x0FFF | flags)
         writer.write(UInt16(truncatingIfNeeded: data.count))
         writer.write(contentsOf: data)
         return writer.bytes

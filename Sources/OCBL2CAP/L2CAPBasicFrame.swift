@@ -1,5 +1,6 @@
 // The L2CAP basic frame (B-frame): length, channel ID and payload, on one connection handle.
 
+import OCBHCI
 import OCBCore
 
 /// An L2CAP basic information frame on one ACL connection (Core v5.4 Vol 3 Part A §3.1).
@@ -9,14 +10,14 @@ import OCBCore
 /// `handle` is the HCI Connection_Handle the frame travels on; it is not part of the frame's bytes.
 public struct L2CAPBasicFrame: Hashable, Sendable {
     /// The HCI Connection_Handle (0x0000...0x0EFF) the frame arrived on or is sent on.
-    public var handle: UInt16
+    public var handle: ConnectionHandle
     /// The destination channel.
     public var channelID: L2CAPChannelID
     /// The information payload, at most 65535 bytes.
     public var payload: [UInt8]
 
     /// Makes a frame.
-    public init(handle: UInt16, channelID: L2CAPChannelID, payload: [UInt8]) {
+    public init(handle: ConnectionHandle, channelID: L2CAPChannelID, payload: [UInt8]) {
         self.handle = handle
         self.channelID = channelID
         self.payload = payload

@@ -1,5 +1,7 @@
 // Dispatches one LE connection's basic frames to ATT, LE signaling and SMP.
 
+import OCBHCI
+
 /// Routes the basic frames of one LE connection to its fixed channels (Core v5.4 Vol 3 Part A §2.1), sans-I/O.
 ///
 /// - CID 0x0004 (ATT): handed up as ``L2CAPRouterEvent/attributeProtocol(_:)``.
@@ -12,7 +14,7 @@
 /// - Any other CID: dropped with a diagnostic.
 public struct L2CAPConnectionRouter: Sendable {
     /// The connection handle this router serves.
-    public let handle: UInt16
+    public let handle: ConnectionHandle
     /// When true, SMP commands are handed up instead of answered with Pairing Failed.
     public var securityManagerAttached: Bool
     /// The connection's LE signaling channel (also used to make our own signaling requests).
@@ -28,7 +30,7 @@ public struct L2CAPConnectionRouter: Sendable {
     static let pairingNotSupported: UInt8 = 0x05
 
     /// Makes the router of connection `handle`.
-    public init(handle: UInt16, securityManagerAttached: Bool = false) {
+    public init(handle: ConnectionHandle, securityManagerAttached: Bool = false) {
         self.handle = handle
         self.securityManagerAttached = securityManagerAttached
         self.signaling = L2CAPLESignalingChannel()

@@ -1,23 +1,25 @@
 // Why the recombiner dropped an L2CAP PDU (or the fragment in hand).
 
+import OCBHCI
+
 /// A dropped L2CAP PDU during recombination of HCI ACL fragments (Core v5.4 Vol 3 Part A §7.2, Vol 4 Part E §5.4.2).
 ///
 /// Each case names the connection handle; the recombiner drops the PDU in question and reads
 /// the next start fragment on that handle normally.
 public enum L2CAPRecombinationError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A continuation fragment (Packet_Boundary 0b01) arrived with no PDU in progress; its `length` bytes were dropped.
-    case continuationWithoutStart(handle: UInt16, length: Int)
+    case continuationWithoutStart(handle: ConnectionHandle, length: Int)
     /// A start fragment arrived while a PDU was still incomplete; the incomplete PDU (`received` of
     /// `expected` bytes including the 4-byte header, `expected` nil while the header was still split) was dropped.
-    case startBeforeCompletion(handle: UInt16, received: Int, expected: Int?)
+    case startBeforeCompletion(handle: ConnectionHandle, received: Int, expected: Int?)
     /// The fragments carried more bytes than the basic header announced (`expected` bytes including the
     /// 4-byte header, `received` so far); the PDU was dropped.
-    case lengthExceeded(handle: UInt16, expected: Int, received: Int)
+    case lengthExceeded(handle: ConnectionHandle, expected: Int, received: Int)
     /// The header announced a payload longer than the recombiner's limit; the PDU was dropped.
-    case announcedLengthTooLarge(handle: UInt16, announced: Int, limit: Int)
+    case announcedLengthTooLarge(handle: ConnectionHandle, announced: Int, limit: Int)
 
     /// The connection handle the dropped data arrived on.
-    public var handle: UInt16 {
+    public var handle: ConnectionHandle {
         switch self {
         case .continuationWithoutStart(let handle, _), .startBeforeCompletion(let handle, _, _),
              .lengthExceeded(let handle, _, _), .announcedLengthTooLarge(let handle, _, _):

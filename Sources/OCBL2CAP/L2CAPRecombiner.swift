@@ -31,7 +31,7 @@ public struct L2CAPRecombiner: Sendable {
         var expected: Int?
     }
 
-    private var partials: [UInt16: Partial] = [:]
+    private var partials: [ConnectionHandle: Partial] = [:]
 
     /// Makes a recombiner that accepts payloads up to `maximumPayloadLength` bytes (clamped to 0...65535).
     public init(maximumPayloadLength: Int = L2CAPBasicFrame.maximumPayloadLength) {
@@ -39,7 +39,7 @@ public struct L2CAPRecombiner: Sendable {
     }
 
     /// Handles with an incomplete PDU in progress.
-    public var handlesInProgress: Set<UInt16> { Set(partials.keys) }
+    public var handlesInProgress: Set<ConnectionHandle> { Set(partials.keys) }
 
     /// Feeds one ACL packet; returns the frames it completed and the PDUs it dropped, in order.
     public mutating func receive(_ packet: HCIACLDataPacket) -> [Output] {
@@ -64,11 +64,11 @@ public struct L2CAPRecombiner: Sendable {
 
     /// Forgets any incomplete PDU on `handle` (call on disconnection); returns true if one was dropped.
     @discardableResult
-    public mutating func reset(handle: UInt16) -> Bool {
+    public mutating func reset(handle: ConnectionHandle) -> Bool {
         partials.removeValue(forKey: handle) != nil
     }
 
-    private mutating func advance(handle: UInt16, partial: Partial, into outputs: inout [Output]) {
+    private mutating func advance(handle: ConnectionHandle, partial: Partial, into outputs: inout [Output]) {
         var partial = partial
         if partial.expected == nil, partial.bytes.count >= L2CAPBasicFrame.headerLength {
             let announced = Int(partial.bytes[0]) | Int(partial.bytes[1]) << 8

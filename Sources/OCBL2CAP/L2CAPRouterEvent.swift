@@ -1,5 +1,7 @@
 // What the per-connection fixed-channel router gives out.
 
+import OCBHCI
+
 /// One output of ``L2CAPConnectionRouter`` (Core v5.4 Vol 3 Part A §2.1, §4; Vol 3 Part H §3).
 public enum L2CAPRouterEvent: Hashable, Sendable {
     /// An ATT PDU received on CID 0x0004, for the ATT bearer.
@@ -22,7 +24,7 @@ public enum L2CAPRouterDiagnostic: Hashable, Sendable, CustomStringConvertible {
     /// A frame on a channel this stack does not serve (Vol 3 Part A §2.1); dropped.
     case unknownChannel(L2CAPChannelID, length: Int)
     /// A frame for another connection handle; dropped.
-    case wrongHandle(UInt16)
+    case wrongHandle(ConnectionHandle)
     /// An SMP command with no Security Manager attached: `code` (nil when empty), and whether
     /// Pairing Failed (Pairing Not Supported) was sent in answer.
     case securityManagerUnavailable(code: UInt8?, answered: Bool)

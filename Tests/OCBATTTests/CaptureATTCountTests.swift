@@ -25,10 +25,10 @@ struct ATTExpectation: Decodable {
 
 /// One L2CAP channel in one direction.
 struct ChannelKey: Hashable, CustomStringConvertible {
-    var handle: UInt16
+    var handle: ConnectionHandle
     var cid: UInt16
     var direction: CaptureDirection
-    var description: String { "handle \(handle) CID \(cid) \(direction)" }
+    var description: String { "handle \(handle.rawValue) CID \(cid) \(direction)" }
 }
 
 /// What one capture gives when its ACL packets are recombined per direction and its ATT PDUs decoded.
@@ -45,7 +45,7 @@ struct ATTCaptureResult {
     /// Continuation fragments (Packet_Boundary 0b01) fed to the recombiners, per direction.
     var continuationFragments: [CaptureDirection: Int] = [.sent: 0, .received: 0]
     /// Incomplete PDUs left per direction at the end of the capture.
-    var leftInProgress: [CaptureDirection: Set<UInt16>] = [:]
+    var leftInProgress: [CaptureDirection: Set<ConnectionHandle>] = [:]
 
     init(_ capture: CaptureFile) {
         var recombiners: [CaptureDirection: L2CAPRecombiner] = [.sent: L2CAPRecombiner(), .received: L2CAPRecombiner()]
@@ -100,7 +100,7 @@ struct ATTCaptureResult {
         var totals = result.counts
         for channel in expected.otherChannels {
             let direction: CaptureDirection = channel.direction == "sent" ? .sent : .received
-            let key = ChannelKey(handle: channel.handle, cid: channel.cid, direction: direction)
+            let key = ChannelKey(handle: ConnectionHandle(rawValue: channel.handle), cid: channel.cid, direction: direction)
             #expect(result.brEdrHandles.contains(channel.handle), "\(key) is not a BR/EDR connection")
             #expect(result.otherChannels[key] == channel.opcodes, "\(key)")
             totals[direction, default: [:]].merge(result.otherChannels[key] ?? [:], uniquingKeysWith: +)

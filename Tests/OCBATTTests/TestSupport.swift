@@ -26,7 +26,7 @@ struct ScriptedLink {
     }
 
     /// The H4 bytes of every PDU the bearer wants sent, as the Host would frame them.
-    static func h4(_ events: [ATTBearerEvent], handle: UInt16 = 0x0040) throws -> [[UInt8]] {
+    static func h4(_ events: [ATTBearerEvent], handle: ConnectionHandle = 0x0040) throws -> [[UInt8]] {
         var packets: [[UInt8]] = []
         for case .send(let pdu) in events {
             let frame = L2CAPBasicFrame(handle: handle, channelID: .attributeProtocol, payload: pdu)

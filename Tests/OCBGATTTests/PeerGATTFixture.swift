@@ -65,10 +65,10 @@ final class PeerGATT: @unchecked Sendable {
     }
 
     /// Connects to alpha, runs `body` with the connection handle, then disconnects (bounded waits).
-    func withAlpha(_ body: (UInt16) throws -> Void) throws {
+    func withAlpha(_ body: (ConnectionHandle) throws -> Void) throws {
         let mark = eventCount
         host.connect(to: Self.alpha, options: ConnectOptions(timeout: .seconds(5)))
-        let handle = try #require(event(after: mark, within: 6) { event -> UInt16? in
+        let handle = try #require(event(after: mark, within: 6) { event -> ConnectionHandle? in
             if case .connected(let info) = event { return info.handle }
             if case .connectionFailed(_, let error) = event { Issue.record("connect failed: \(error)") }
             return nil
@@ -86,12 +86,12 @@ final class PeerGATT: @unchecked Sendable {
 
     /// Runs `body` with the connection's GATT client on the host's queue and waits (bounded) for what it passes to
     /// its `done`; nil when it never did.
-    func gatt<T: Sendable>(_ handle: UInt16, within seconds: Double = 10,
+    func gatt<T: Sendable>(_ handle: ConnectionHandle, within seconds: Double = 10,
                            _ body: @escaping @Sendable (GATTClient, @escaping @Sendable (T) -> Void) -> Void) -> T? {
         let waiter = Waiter<T>()
         host.withGATT(handle) { client in
             guard let client else {
-                Issue.record("no GATT client for 0x\(String(handle, radix: 16))")
+                Issue.record("no GATT client for 0x\(String(handle.rawValue, radix: 16))")
                 return
             }
             body(client) { waiter.put($0) }
@@ -100,7 +100,7 @@ final class PeerGATT: @unchecked Sendable {
     }
 
     /// Discovers the whole database (needed before subscribing: the CCCDs come from the cache).
-    func discover(_ handle: UInt16) throws -> GATTAttributeCache {
+    func discover(_ handle: ConnectionHandle) throws -> GATTAttributeCache {
         let result = try #require(gatt(handle) { client, done in client.discoverDatabase { done($0) } })
         return try result.get()
     }

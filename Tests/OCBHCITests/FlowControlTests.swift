@@ -48,7 +48,7 @@ import Testing
 
     @Test func aclDisconnectionReturnsCreditsAndDropsQueue() throws {
         var flow = ACLFlow(maxDataLength: 27, totalPackets: 2)
-        for handle: UInt16 in [1, 1, 1, 2] { try flow.enqueue(HCIACLDataPacket(handle: handle, packetBoundary: .firstFlushable, data: [UInt8(handle)])) }
+        for handle: ConnectionHandle in [1, 1, 1, 2] { try flow.enqueue(HCIACLDataPacket(handle: handle, packetBoundary: .firstFlushable, data: [UInt8(handle.rawValue)])) }
         #expect(flow.nextPacketsToSend().map(\.handle) == [1, 2])                      // round robin across handles
         #expect(flow.queuedCount(handle: 1) == 2)
         flow.handle(try event("04 05 04 00 01 00 13"))                                 // handle 1 disconnected

@@ -87,7 +87,7 @@ private func connect(_ host: HostController, _ log: EventLog, to peer: PeerAddre
 
 /// Raw ATT over `handle`: ATT_READ_REQ of alpha's 512-byte value (0x002F, byte i = i & 0xFF; Vol 3 Part F §3.4.4.3)
 /// gives its first MTU − 1 = 22 bytes; ATT_WRITE_REQ to 0x0031 (§3.4.5.1) is read back.
-private func expectWorkingATT(_ host: HostController, on handle: UInt16) async throws {
+private func expectWorkingATT(_ host: HostController, on handle: ConnectionHandle) async throws {
     let read = try await host.sendATTRequest([0x0A, 0x2F, 0x00], on: handle)
     #expect(read == [0x0B] + (0..<22).map { UInt8($0) })
     let written = try await host.sendATTRequest([0x12, 0x31, 0x00, 0x5A, 0xA5, 0x0F], on: handle)

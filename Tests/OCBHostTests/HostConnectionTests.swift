@@ -25,7 +25,7 @@ private func connect(_ host: HostController, _ log: EventLog, to peer: PeerAddre
 
 /// The value handle of the characteristic value with `uuid`: ATT_READ_BY_TYPE_REQ over the whole range
 /// (Core v5.4 Vol 3 Part F §3.4.4.1): 0x08 | start 0x0001 | end 0xFFFF | type (16 bytes).
-private func valueHandle(_ host: HostController, _ handle: UInt16, _ uuid: BluetoothUUID) async throws -> UInt16 {
+private func valueHandle(_ host: HostController, _ handle: ConnectionHandle, _ uuid: BluetoothUUID) async throws -> UInt16 {
     let response = try await host.sendATTRequest([0x08, 0x01, 0x00, 0xFF, 0xFF] + uuid.littleEndianBytes(width: 16)!, on: handle)
     // ATT_READ_BY_TYPE_RSP: 0x09 | Length | Handle (2) | Value ...
     try #require(response.count >= 4 && response[0] == 0x09)

@@ -98,12 +98,12 @@ final class CompletionLedger: @unchecked Sendable {
         }
     }()
 
-    static func connectionComplete(handle: UInt16, role: UInt8 = 0) -> HCIPacket {
-        HCIPacket(type: .event, bytes: [0x3E, 0x13, 0x01, 0x00, UInt8(handle & 0xFF), UInt8(handle >> 8), role, 0x01,
+    static func connectionComplete(handle: ConnectionHandle, role: UInt8 = 0) -> HCIPacket {
+        HCIPacket(type: .event, bytes: [0x3E, 0x13, 0x01, 0x00, UInt8(handle.rawValue & 0xFF), UInt8(handle.rawValue >> 8), role, 0x01,
                                          0x01, 0x00, 0x00, 0x00, 0xA0, 0xC1, 0x18, 0x00, 0x00, 0x00, 0x48, 0x00, 0x00])
     }
 
-    static func attFrame(handle: UInt16, _ pdu: [UInt8]) -> HCIPacket {
+    static func attFrame(handle: ConnectionHandle, _ pdu: [UInt8]) -> HCIPacket {
         let data = [UInt8(pdu.count & 0xFF), UInt8(pdu.count >> 8), 0x04, 0x00] + pdu
         return HCIPacket(type: .acl, bytes: HCIACLDataPacket(handle: handle, packetBoundary: .firstFlushable, data: data).bytes)
     }
@@ -124,7 +124,7 @@ final class CompletionLedger: @unchecked Sendable {
         let ledger = CompletionLedger()
         var requests = 0
         let traffic = Self.traffic
-        let handles: [UInt16] = [0x0040, 0x0041]
+        let handles: [ConnectionHandle] = [0x0040, 0x0041]
         for handle in handles { controller.inject(Self.connectionComplete(handle: handle)) }
         for _ in 0..<1500 {
             let handle = handles[random.int(0...1)]
@@ -145,10 +145,10 @@ final class CompletionLedger: @unchecked Sendable {
                 controller.inject(Self.connectionComplete(handle: handle, role: random.chance(80) ? 0 : 1))
             case 5:
                 // Disconnection Complete (status 0, reason 0x13), then the link comes back.
-                controller.inject(HCIPacket(type: .event, bytes: [0x05, 0x04, 0x00, UInt8(handle & 0xFF), 0x00, 0x13]))
+                controller.inject(HCIPacket(type: .event, bytes: [0x05, 0x04, 0x00, UInt8(handle.rawValue & 0xFF), 0x00, 0x13]))
                 controller.inject(Self.connectionComplete(handle: handle))
             case 6:
-                controller.inject(HCIPacket(type: .event, bytes: [0x13, 0x05, 0x01, UInt8(handle & 0xFF), 0x00, random.byte(), random.byte()]))
+                controller.inject(HCIPacket(type: .event, bytes: [0x13, 0x05, 0x01, UInt8(handle.rawValue & 0xFF), 0x00, random.byte(), random.byte()]))
             default:
                 let packet = traffic[random.int(0...(traffic.count - 1))]
                 controller.inject(HCIPacket(type: packet.type, bytes: random.chance(70) ? random.mutate(packet.bytes) : packet.bytes))

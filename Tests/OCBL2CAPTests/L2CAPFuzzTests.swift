@@ -55,9 +55,9 @@ import FuzzSupport
         var random = FuzzRandom(seed: 0x12C0 + seed)
         var recombiner = L2CAPRecombiner(maximumPayloadLength: 2000)
         // Clean handles carry whole frames fragmented at random sizes; handles 0x0F00... carry garbage.
-        var expected: [UInt16: [L2CAPBasicFrame]] = [:]
-        var lanes: [UInt16: [HCIACLDataPacket]] = [:]
-        for handle: UInt16 in [0x0040, 0x0041, 0x0042] {
+        var expected: [ConnectionHandle: [L2CAPBasicFrame]] = [:]
+        var lanes: [ConnectionHandle: [HCIACLDataPacket]] = [:]
+        for handle: ConnectionHandle in [0x0040, 0x0041, 0x0042] {
             for _ in 0..<60 {
                 let frame = L2CAPBasicFrame(handle: handle, channelID: L2CAPChannelID(rawValue: UInt16(random.int(1...0x80))),
                                             payload: random.bytes(random.chance(80) ? random.int(0...60) : random.int(61...1800)))
@@ -65,7 +65,7 @@ import FuzzSupport
                 lanes[handle, default: []] += try L2CAPFragmenter(maximumDataLength: random.int(1...251)).fragments(of: frame)
             }
         }
-        for handle: UInt16 in [0x0F00, 0x0F01] {
+        for handle: ConnectionHandle in [0x0F00, 0x0F01] {
             lanes[handle] = (0..<400).map { _ in
                 let boundary = HCIACLDataPacket.PacketBoundary(rawValue: UInt8(random.int(0...3))) ?? .continuing
                 var data = random.bytes(random.int(0...12))
@@ -73,8 +73,8 @@ import FuzzSupport
                 return HCIACLDataPacket(handle: handle, packetBoundary: boundary, data: data)
             }
         }
-        var received: [UInt16: [L2CAPBasicFrame]] = [:]
-        var tracked: [UInt16: [UInt8]] = [:]
+        var received: [ConnectionHandle: [L2CAPBasicFrame]] = [:]
+        var tracked: [ConnectionHandle: [UInt8]] = [:]
         while let handle = lanes.filter({ !$0.value.isEmpty }).keys.sorted().randomElement(using: &random) {
             guard let packet = lanes[handle]?.removeFirst() else { break }
             if packet.packetBoundary == .continuing {
@@ -94,12 +94,12 @@ import FuzzSupport
                     received[handle, default: []].append(frame)
                 case .dropped(let error):
                     #expect(error.handle == handle)
-                    #expect(handle >= 0x0F00, "clean handle 0x\(String(handle, radix: 16)) lost data: \(error)")
+                    #expect(handle >= 0x0F00, "clean handle 0x\(String(handle.rawValue, radix: 16)) lost data: \(error)")
                 }
             }
             if !recombiner.handlesInProgress.contains(handle) { tracked[handle] = nil }
         }
-        for handle: UInt16 in [0x0040, 0x0041, 0x0042] { #expect(received[handle] == expected[handle]) }
+        for handle: ConnectionHandle in [0x0040, 0x0041, 0x0042] { #expect(received[handle] == expected[handle]) }
     }
 
     /// Signaling codes the channel knows, and a few it does not.

@@ -51,11 +51,11 @@ struct DecodeExpectationTests {
         let expected = try DecodeExpectation.load(name)
         let story = try story(name)
         let announced = story.connections.filter(\.isAnnounced)
-        #expect(announced.map { Int($0.handle) } == expected.connections.map(\.handle))
+        #expect(announced.map { Int($0.handle.rawValue) } == expected.connections.map(\.handle))
         #expect(announced.map { $0.peerAddress?.description ?? "" } == expected.connections.map(\.peer))
         #expect(announced.map { $0.isCentral ?? false } == expected.connections.map(\.central))
         let closed = story.connections.filter { $0.disconnectedAt != nil }.sorted { ($0.disconnectedAt ?? 0) < ($1.disconnectedAt ?? 0) }
-        #expect(closed.map { Int($0.handle) } == expected.disconnections.map(\.handle))
+        #expect(closed.map { Int($0.handle.rawValue) } == expected.disconnections.map(\.handle))
         #expect(closed.map { Int($0.reason?.rawValue ?? 0) } == expected.disconnections.map(\.reason))
     }
 

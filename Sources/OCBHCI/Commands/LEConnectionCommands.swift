@@ -140,18 +140,18 @@ public struct HCIDisconnect: HCICommand {
     /// 0x0406 (OGF 0x01 Link Control, OCF 0x0006).
     public static let opcode = HCIOpcode.disconnect
     /// Connection_Handle (12 bits).
-    public var handle: UInt16
+    public var handle: ConnectionHandle
     /// Reason: usually 0x13 Remote User Terminated Connection (0x05, 0x13-0x15, 0x1A, 0x29, 0x3B allowed).
     public var reason: HCIErrorCode
     /// Makes the command.
-    public init(handle: UInt16, reason: HCIErrorCode = .remoteUserTerminatedConnection) {
+    public init(handle: ConnectionHandle, reason: HCIErrorCode = .remoteUserTerminatedConnection) {
         self.handle = handle
         self.reason = reason
     }
     /// The 3 bytes: Connection_Handle (little-endian, cut to 12 bits), Reason.
     public var parameters: [UInt8] {
         var writer = ByteWriter(capacity: 3)
-        writer.write(handle & 0x0FFF)
+        writer.write(handle)
         writer.write(reason.rawValue)
         return writer.bytes
     }

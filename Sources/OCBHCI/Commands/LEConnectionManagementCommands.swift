@@ -3,7 +3,7 @@
 import OCBCore
 
 /// Decodes a lone Connection_Handle return parameter (2 bytes, 12 bits used).
-func decodeHandle(_ bytes: [UInt8], command: HCIOpcode) throws(HCIEventDecodingError) -> UInt16 {
+func decodeHandle(_ bytes: [UInt8], command: HCIOpcode) throws(HCIEventDecodingError) -> ConnectionHandle {
     var reader = FieldReader(bytes, event: command.name)
     return try reader.handle()
 }
@@ -14,18 +14,18 @@ public struct HCILEConnectionUpdate: HCICommand {
     /// 0x2013 (OGF 0x08 LE Controller, OCF 0x0013).
     public static let opcode = HCIOpcode.leConnectionUpdate
     /// Connection_Handle.
-    public var handle: UInt16
+    public var handle: ConnectionHandle
     /// The requested parameters.
     public var connection: LEConnectionParameters
     /// Makes the command.
-    public init(handle: UInt16, connection: LEConnectionParameters) {
+    public init(handle: ConnectionHandle, connection: LEConnectionParameters) {
         self.handle = handle
         self.connection = connection
     }
     /// The 14 bytes: Connection_Handle (cut to 12 bits), then the 12 parameter bytes, all little-endian.
     public var parameters: [UInt8] {
         var writer = ByteWriter(capacity: 14)
-        writer.write(handle & 0x0FFF)
+        writer.write(handle)
         connection.write(to: &writer)
         return writer.bytes
     }
@@ -37,23 +37,23 @@ public struct HCILERemoteConnectionParameterRequestReply: HCICommand {
     /// 0x2020 (OGF 0x08 LE Controller, OCF 0x0020).
     public static let opcode = HCIOpcode.leRemoteConnectionParameterRequestReply
     /// Connection_Handle.
-    public var handle: UInt16
+    public var handle: ConnectionHandle
     /// The accepted parameters.
     public var connection: LEConnectionParameters
     /// Makes the command.
-    public init(handle: UInt16, connection: LEConnectionParameters) {
+    public init(handle: ConnectionHandle, connection: LEConnectionParameters) {
         self.handle = handle
         self.connection = connection
     }
     /// The 14 bytes: Connection_Handle (cut to 12 bits), then the 12 parameter bytes, all little-endian.
     public var parameters: [UInt8] {
         var writer = ByteWriter(capacity: 14)
-        writer.write(handle & 0x0FFF)
+        writer.write(handle)
         connection.write(to: &writer)
         return writer.bytes
     }
     /// Decodes Connection_Handle.
-    public static func decodeReturnParameters(_ bytes: [UInt8]) throws(HCIEventDecodingError) -> UInt16 {
+    public static func decodeReturnParameters(_ bytes: [UInt8]) throws(HCIEventDecodingError) -> ConnectionHandle {
         try decodeHandle(bytes, command: opcode)
     }
 }
@@ -64,23 +64,23 @@ public struct HCILERemoteConnectionParameterRequestNegativeReply: HCICommand {
     /// 0x2021 (OGF 0x08 LE Controller, OCF 0x0021).
     public static let opcode = HCIOpcode.leRemoteConnectionParameterRequestNegativeReply
     /// Connection_Handle.
-    public var handle: UInt16
+    public var handle: ConnectionHandle
     /// Reason.
     public var reason: HCIErrorCode
     /// Makes the command.
-    public init(handle: UInt16, reason: HCIErrorCode = .unacceptableConnectionParameters) {
+    public init(handle: ConnectionHandle, reason: HCIErrorCode = .unacceptableConnectionParameters) {
         self.handle = handle
         self.reason = reason
     }
     /// The 3 bytes: Connection_Handle (little-endian, cut to 12 bits), Reason.
     public var parameters: [UInt8] {
         var writer = ByteWriter(capacity: 3)
-        writer.write(handle & 0x0FFF)
+        writer.write(handle)
         writer.write(reason.rawValue)
         return writer.bytes
     }
     /// Decodes Connection_Handle.
-    public static func decodeReturnParameters(_ bytes: [UInt8]) throws(HCIEventDecodingError) -> UInt16 {
+    public static func decodeReturnParameters(_ bytes: [UInt8]) throws(HCIEventDecodingError) -> ConnectionHandle {
         try decodeHandle(bytes, command: opcode)
     }
 }
@@ -91,11 +91,11 @@ public struct HCILEReadRemoteFeatures: HCICommand {
     /// 0x2016 (OGF 0x08 LE Controller, OCF 0x0016).
     public static let opcode = HCIOpcode.leReadRemoteFeatures
     /// Connection_Handle.
-    public var handle: UInt16
+    public var handle: ConnectionHandle
     /// Makes the command.
-    public init(handle: UInt16) { self.handle = handle }
+    public init(handle: ConnectionHandle) { self.handle = handle }
     /// The 2 bytes of Connection_Handle, little-endian, cut to 12 bits.
-    public var parameters: [UInt8] { [UInt8(truncatingIfNeeded: handle), UInt8(truncatingIfNeeded: handle >> 8) & 0x0F] }
+    public var parameters: [UInt8] { handle.fieldBytes }
 }
 
 /// HCI Read Remote Version Information (Core v5.4 Vol 4 Part E §7.1.23): Connection_Handle (2); answered by
@@ -104,11 +104,11 @@ public struct HCIReadRemoteVersionInformation: HCICommand {
     /// 0x041D (OGF 0x01 Link Control, OCF 0x001D).
     public static let opcode = HCIOpcode.readRemoteVersionInformation
     /// Connection_Handle.
-    public var handle: UInt16
+    public var handle: ConnectionHandle
     /// Makes the command.
-    public init(handle: UInt16) { self.handle = handle }
+    public init(handle: ConnectionHandle) { self.handle = handle }
     /// The 2 bytes of Connection_Handle, little-endian, cut to 12 bits.
-    public var parameters: [UInt8] { [UInt8(truncatingIfNeeded: handle), UInt8(truncatingIfNeeded: handle >> 8) & 0x0F] }
+    public var parameters: [UInt8] { handle.fieldBytes }
 }
 
 /// HCI Read RSSI (Core v5.4 Vol 4 Part E §7.5.4): Connection_Handle (2); returns Connection_Handle (2), RSSI (1, dBm).
@@ -116,11 +116,11 @@ public struct HCIReadRSSI: HCICommand {
     /// Return parameters after Status.
     public struct ReturnParameters: Hashable, Sendable {
         /// Connection_Handle.
-        public var handle: UInt16
+        public var handle: ConnectionHandle
         /// RSSI in dBm (on LE the absolute received signal strength, -127...20).
         public var rssi: Int8
         /// Makes the value from its fields.
-        public init(handle: UInt16, rssi: Int8) {
+        public init(handle: ConnectionHandle, rssi: Int8) {
             self.handle = handle
             self.rssi = rssi
         }
@@ -128,11 +128,11 @@ public struct HCIReadRSSI: HCICommand {
     /// 0x1405 (OGF 0x05 Status Parameters, OCF 0x0005).
     public static let opcode = HCIOpcode.readRSSI
     /// Connection_Handle.
-    public var handle: UInt16
+    public var handle: ConnectionHandle
     /// Makes the command.
-    public init(handle: UInt16) { self.handle = handle }
+    public init(handle: ConnectionHandle) { self.handle = handle }
     /// The 2 bytes of Connection_Handle, little-endian, cut to 12 bits.
-    public var parameters: [UInt8] { [UInt8(truncatingIfNeeded: handle), UInt8(truncatingIfNeeded: handle >> 8) & 0x0F] }
+    public var parameters: [UInt8] { handle.fieldBytes }
     /// Decodes Connection_Handle (12 bits kept) and RSSI (signed, dBm), 3 bytes after Status. Throws
     /// ``HCIEventDecodingError`` naming the first field that is short; an RSSI outside -127...20 is kept as sent.
     public static func decodeReturnParameters(_ bytes: [UInt8]) throws(HCIEventDecodingError) -> ReturnParameters {

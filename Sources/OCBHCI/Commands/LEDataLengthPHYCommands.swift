@@ -8,13 +8,13 @@ public struct HCILESetDataLength: HCICommand {
     /// 0x2022 (OGF 0x08 LE Controller, OCF 0x0022).
     public static let opcode = HCIOpcode.leSetDataLength
     /// Connection_Handle.
-    public var handle: UInt16
+    public var handle: ConnectionHandle
     /// TX_Octets: preferred maximum LL payload, bytes.
     public var txOctets: UInt16
     /// TX_Time: preferred maximum transmit time, microseconds.
     public var txTime: UInt16
     /// Makes the command (defaults: 251 bytes, 2120 µs).
-    public init(handle: UInt16, txOctets: UInt16 = 251, txTime: UInt16 = 2120) {
+    public init(handle: ConnectionHandle, txOctets: UInt16 = 251, txTime: UInt16 = 2120) {
         self.handle = handle
         self.txOctets = txOctets
         self.txTime = txTime
@@ -23,13 +23,13 @@ public struct HCILESetDataLength: HCICommand {
     /// given; the controller rejects ones outside the ranges above.
     public var parameters: [UInt8] {
         var writer = ByteWriter(capacity: 6)
-        writer.write(handle & 0x0FFF)
+        writer.write(handle)
         writer.write(txOctets)
         writer.write(txTime)
         return writer.bytes
     }
     /// Decodes Connection_Handle.
-    public static func decodeReturnParameters(_ bytes: [UInt8]) throws(HCIEventDecodingError) -> UInt16 {
+    public static func decodeReturnParameters(_ bytes: [UInt8]) throws(HCIEventDecodingError) -> ConnectionHandle {
         try decodeHandle(bytes, command: opcode)
     }
 }
@@ -124,13 +124,13 @@ public struct HCILEReadPHY: HCICommand {
     /// Return parameters after Status.
     public struct ReturnParameters: Hashable, Sendable {
         /// Connection_Handle.
-        public var handle: UInt16
+        public var handle: ConnectionHandle
         /// The transmitter PHY.
         public var txPHY: LEPHY
         /// The receiver PHY.
         public var rxPHY: LEPHY
         /// Makes the value from its fields.
-        public init(handle: UInt16, txPHY: LEPHY, rxPHY: LEPHY) {
+        public init(handle: ConnectionHandle, txPHY: LEPHY, rxPHY: LEPHY) {
             self.handle = handle
             self.txPHY = txPHY
             self.rxPHY = rxPHY
@@ -139,11 +139,11 @@ public struct HCILEReadPHY: HCICommand {
     /// 0x2030 (OGF 0x08 LE Controller, OCF 0x0030).
     public static let opcode = HCIOpcode.leReadPHY
     /// Connection_Handle.
-    public var handle: UInt16
+    public var handle: ConnectionHandle
     /// Makes the command.
-    public init(handle: UInt16) { self.handle = handle }
+    public init(handle: ConnectionHandle) { self.handle = handle }
     /// The 2 bytes of Connection_Handle, little-endian, cut to 12 bits.
-    public var parameters: [UInt8] { [UInt8(truncatingIfNeeded: handle), UInt8(truncatingIfNeeded: handle >> 8) & 0x0F] }
+    public var parameters: [UInt8] { handle.fieldBytes }
     /// Decodes the 4 bytes after Status: Connection_Handle (12 bits kept), TX_PHY, RX_PHY (0x01 LE 1M, 0x02 LE 2M,
     /// 0x03 LE Coded; other values kept). Throws ``HCIEventDecodingError`` naming the first field that is short.
     public static func decodeReturnParameters(_ bytes: [UInt8]) throws(HCIEventDecodingError) -> ReturnParameters {
@@ -181,7 +181,7 @@ public struct HCILESetPHY: HCICommand {
     /// 0x2032 (OGF 0x08 LE Controller, OCF 0x0032).
     public static let opcode = HCIOpcode.leSetPHY
     /// Connection_Handle.
-    public var handle: UInt16
+    public var handle: ConnectionHandle
     /// All_PHYs bits.
     public var allPHYs: UInt8
     /// Preferred transmitter PHYs.
@@ -191,7 +191,7 @@ public struct HCILESetPHY: HCICommand {
     /// PHY_Options.
     public var phyOptions: UInt16
     /// Makes the command.
-    public init(handle: UInt16, txPHYs: LEPHYSet, rxPHYs: LEPHYSet, allPHYs: UInt8 = 0, phyOptions: UInt16 = 0) {
+    public init(handle: ConnectionHandle, txPHYs: LEPHYSet, rxPHYs: LEPHYSet, allPHYs: UInt8 = 0, phyOptions: UInt16 = 0) {
         self.handle = handle
         self.allPHYs = allPHYs
         self.txPHYs = txPHYs
@@ -201,7 +201,7 @@ public struct HCILESetPHY: HCICommand {
     /// The 7 bytes: Connection_Handle (cut to 12 bits), All_PHYs, TX_PHYs, RX_PHYs, PHY_Options, little-endian.
     public var parameters: [UInt8] {
         var writer = ByteWriter(capacity: 7)
-        writer.write(handle & 0x0FFF)
+        writer.write(handle)
         writer.write(allPHYs)
         writer.write(txPHYs.rawValue)
         writer.write(rxPHYs.rawValue)

@@ -9,7 +9,7 @@ public struct HCILEEnableEncryption: HCICommand {
     /// 0x2019 (OGF 0x08 LE Controller, OCF 0x0019).
     public static let opcode = HCIOpcode.leEnableEncryption
     /// Connection_Handle.
-    public var handle: UInt16
+    public var handle: ConnectionHandle
     /// Random_Number (Rand), 0 for LE Secure Connections keys.
     public var randomNumber: UInt64
     /// Encrypted_Diversifier (EDIV), 0 for LE Secure Connections keys.
@@ -17,7 +17,7 @@ public struct HCILEEnableEncryption: HCICommand {
     /// Long_Term_Key, 16 bytes in wire order (least significant first); shorter keys are zero-padded, longer cut.
     public var longTermKey: [UInt8]
     /// Makes the command.
-    public init(handle: UInt16, randomNumber: UInt64, encryptedDiversifier: UInt16, longTermKey: [UInt8]) {
+    public init(handle: ConnectionHandle, randomNumber: UInt64, encryptedDiversifier: UInt16, longTermKey: [UInt8]) {
         self.handle = handle
         self.randomNumber = randomNumber
         self.encryptedDiversifier = encryptedDiversifier
@@ -27,7 +27,7 @@ public struct HCILEEnableEncryption: HCICommand {
     /// little-endian, then the 16 key bytes.
     public var parameters: [UInt8] {
         var writer = ByteWriter(capacity: 28)
-        writer.write(handle & 0x0FFF)
+        writer.write(handle)
         writer.write(randomNumber)
         writer.write(encryptedDiversifier)
         writer.write(contentsOf: paddedKey(longTermKey))
@@ -46,23 +46,23 @@ public struct HCILELongTermKeyRequestReply: HCICommand {
     /// 0x201A (OGF 0x08 LE Controller, OCF 0x001A).
     public static let opcode = HCIOpcode.leLongTermKeyRequestReply
     /// Connection_Handle.
-    public var handle: UInt16
+    public var handle: ConnectionHandle
     /// Long_Term_Key, 16 bytes in wire order.
     public var longTermKey: [UInt8]
     /// Makes the command.
-    public init(handle: UInt16, longTermKey: [UInt8]) {
+    public init(handle: ConnectionHandle, longTermKey: [UInt8]) {
         self.handle = handle
         self.longTermKey = longTermKey
     }
     /// The 18 bytes: Connection_Handle (little-endian, cut to 12 bits), then the key cut or zero-padded to 16 bytes.
     public var parameters: [UInt8] {
         var writer = ByteWriter(capacity: 18)
-        writer.write(handle & 0x0FFF)
+        writer.write(handle)
         writer.write(contentsOf: paddedKey(longTermKey))
         return writer.bytes
     }
     /// Decodes Connection_Handle.
-    public static func decodeReturnParameters(_ bytes: [UInt8]) throws(HCIEventDecodingError) -> UInt16 {
+    public static func decodeReturnParameters(_ bytes: [UInt8]) throws(HCIEventDecodingError) -> ConnectionHandle {
         try decodeHandle(bytes, command: opcode)
     }
 }
@@ -73,13 +73,13 @@ public struct HCILELongTermKeyRequestNegativeReply: HCICommand {
     /// 0x201B (OGF 0x08 LE Controller, OCF 0x001B).
     public static let opcode = HCIOpcode.leLongTermKeyRequestNegativeReply
     /// Connection_Handle.
-    public var handle: UInt16
+    public var handle: ConnectionHandle
     /// Makes the command.
-    public init(handle: UInt16) { self.handle = handle }
+    public init(handle: ConnectionHandle) { self.handle = handle }
     /// The 2 bytes of Connection_Handle, little-endian, cut to 12 bits.
-    public var parameters: [UInt8] { [UInt8(truncatingIfNeeded: handle), UInt8(truncatingIfNeeded: handle >> 8) & 0x0F] }
+    public var parameters: [UInt8] { handle.fieldBytes }
     /// Decodes Connection_Handle.
-    public static func decodeReturnParameters(_ bytes: [UInt8]) throws(HCIEventDecodingError) -> UInt16 {
+    public static func decodeReturnParameters(_ bytes: [UInt8]) throws(HCIEventDecodingError) -> ConnectionHandle {
         try decodeHandle(bytes, command: opcode)
     }
 }

@@ -6,12 +6,12 @@ public struct HCIDisconnectionCompleteEvent: Hashable, Sendable {
     /// Status of the disconnection (0x00: the link is gone).
     public var status: HCIErrorCode
     /// Connection_Handle.
-    public var handle: UInt16
+    public var handle: ConnectionHandle
     /// Reason the link ended (an HCI error code, e.g. 0x08 Connection Timeout, 0x13 Remote User Terminated).
     public var reason: HCIErrorCode
 
     /// Makes the event.
-    public init(status: HCIErrorCode, handle: UInt16, reason: HCIErrorCode) {
+    public init(status: HCIErrorCode, handle: ConnectionHandle, reason: HCIErrorCode) {
         self.status = status
         self.handle = handle
         self.reason = reason
@@ -29,12 +29,12 @@ public struct HCIEncryptionChangeEvent: Hashable, Sendable {
     /// Status.
     public var status: HCIErrorCode
     /// Connection_Handle.
-    public var handle: UInt16
+    public var handle: ConnectionHandle
     /// Encryption_Enabled byte (0x00 off; 0x01 on).
     public var encryptionEnabled: UInt8
 
     /// Makes the event.
-    public init(status: HCIErrorCode, handle: UInt16, encryptionEnabled: UInt8) {
+    public init(status: HCIErrorCode, handle: ConnectionHandle, encryptionEnabled: UInt8) {
         self.status = status
         self.handle = handle
         self.encryptionEnabled = encryptionEnabled
@@ -55,7 +55,7 @@ public struct HCIReadRemoteVersionInformationCompleteEvent: Hashable, Sendable {
     /// Status.
     public var status: HCIErrorCode
     /// Connection_Handle.
-    public var handle: UInt16
+    public var handle: ConnectionHandle
     /// Version: the peer's LL version (Assigned Numbers).
     public var version: UInt8
     /// Company_Identifier (Assigned Numbers).
@@ -64,7 +64,7 @@ public struct HCIReadRemoteVersionInformationCompleteEvent: Hashable, Sendable {
     public var subversion: UInt16
 
     /// Makes the event.
-    public init(status: HCIErrorCode, handle: UInt16, version: UInt8, companyIdentifier: UInt16, subversion: UInt16) {
+    public init(status: HCIErrorCode, handle: ConnectionHandle, version: UInt8, companyIdentifier: UInt16, subversion: UInt16) {
         self.status = status
         self.handle = handle
         self.version = version

@@ -78,8 +78,8 @@ struct FieldReader {
     mutating func status(_ field: String = "Status") throws(HCIEventDecodingError) -> HCIErrorCode {
         HCIErrorCode(rawValue: try u8(field))
     }
-    mutating func handle(_ field: String = "Connection_Handle") throws(HCIEventDecodingError) -> UInt16 {
-        try u16(field) & 0x0FFF
+    mutating func handle(_ field: String = "Connection_Handle") throws(HCIEventDecodingError) -> ConnectionHandle {
+        ConnectionHandle(field: try u16(field))
     }
     mutating func rest() -> [UInt8] { reader.readRemaining() }
 }

@@ -9,11 +9,11 @@ public struct HCINumberOfCompletedPacketsEvent: Hashable, Sendable {
     /// One handle's returned credits.
     public struct Entry: Hashable, Sendable {
         /// Connection_Handle.
-        public var handle: UInt16
+        public var handle: ConnectionHandle
         /// Num_Completed_Packets: packets of that handle the controller has finished with.
         public var completedPackets: UInt16
         /// Makes an entry.
-        public init(handle: UInt16, completedPackets: UInt16) {
+        public init(handle: ConnectionHandle, completedPackets: UInt16) {
             self.handle = handle
             self.completedPackets = completedPackets
         }

@@ -20,9 +20,9 @@ public struct ACLFlow: Sendable {
     public let totalPackets: Int
     /// Credits in hand: packets that may be sent now.
     public private(set) var availableCredits: Int
-    private var outstanding: [UInt16: Int] = [:]
-    private var queues: [UInt16: [HCIACLDataPacket]] = [:]
-    private var order: [UInt16] = []
+    private var outstanding: [ConnectionHandle: Int] = [:]
+    private var queues: [ConnectionHandle: [HCIACLDataPacket]] = [:]
+    private var order: [ConnectionHandle] = []
 
     /// Makes the flow from explicit buffer sizes (negative values count as 0).
     public init(maxDataLength: Int, totalPackets: Int) {
@@ -44,16 +44,16 @@ public struct ACLFlow: Sendable {
     }
 
     /// Packets sent on `handle` that the controller has not yet reported complete.
-    public func outstanding(handle: UInt16) -> Int { outstanding[handle & 0x0FFF] ?? 0 }
+    public func outstanding(handle: ConnectionHandle) -> Int { outstanding[handle] ?? 0 }
     /// Packets waiting for credit, all handles.
     public var queuedCount: Int { queues.values.reduce(0) { $0 + $1.count } }
     /// Packets waiting for credit on `handle`.
-    public func queuedCount(handle: UInt16) -> Int { queues[handle & 0x0FFF]?.count ?? 0 }
+    public func queuedCount(handle: ConnectionHandle) -> Int { queues[handle]?.count ?? 0 }
 
     /// Queues a packet. Throws ``Error/packetTooLong(length:maximum:)`` when its data exceeds ``maxDataLength``.
     public mutating func enqueue(_ packet: HCIACLDataPacket) throws(ACLFlow.Error) {
         guard packet.data.count <= maxDataLength else { throw .packetTooLong(length: packet.data.count, maximum: maxDataLength) }
-        let handle = packet.handle & 0x0FFF
+        let handle = packet.handle
         if queues[handle] == nil { order.append(handle) }
         queues[handle, default: []].append(packet)
     }
@@ -88,7 +88,7 @@ public struct ACLFlow: Sendable {
     public mutating func handle(_ event: HCINumberOfCompletedPacketsEvent) -> Int {
         var ignored = 0
         for entry in event.entries {
-            let handle = entry.handle & 0x0FFF
+            let handle = entry.handle
             let owed = outstanding[handle] ?? 0
             let returned = min(owed, Int(entry.completedPackets))
             ignored += Int(entry.completedPackets) - returned
@@ -101,8 +101,7 @@ public struct ACLFlow: Sendable {
     /// Forgets a closed connection: its outstanding credits come back and its queued packets are dropped
     /// (Vol 4 Part E §4.3). Returns the dropped packets.
     @discardableResult
-    public mutating func connectionClosed(handle: UInt16) -> [HCIACLDataPacket] {
-        let handle = handle & 0x0FFF
+    public mutating func connectionClosed(handle: ConnectionHandle) -> [HCIACLDataPacket] {
         availableCredits = min(totalPackets, availableCredits + (outstanding[handle] ?? 0))
         outstanding[handle] = nil
         let dropped = queues[handle] ?? []

@@ -25,7 +25,7 @@ public struct LEConnectionComplete: Hashable, Sendable {
     /// Status (0x00: connected).
     public var status: HCIErrorCode
     /// Connection_Handle.
-    public var handle: UInt16
+    public var handle: ConnectionHandle
     /// Role byte: 0x00 Central, 0x01 Peripheral.
     public var role: UInt8
     /// Peer_Address_Type (0x02/0x03 when the controller resolved the peer's RPA).
@@ -51,7 +51,7 @@ public struct LEConnectionComplete: Hashable, Sendable {
 
     /// True when Role is Central.
     /// Makes the value from its fields.
-    public init(version: Version, status: HCIErrorCode, handle: UInt16, role: UInt8, peerAddressType: AddressType, peerAddress: BluetoothAddress, localResolvablePrivateAddress: BluetoothAddress?, peerResolvablePrivateAddress: BluetoothAddress?, connectionInterval: UInt16, peripheralLatency: UInt16, supervisionTimeout: UInt16, centralClockAccuracy: UInt8, advertisingHandle: UInt8?, syncHandle: UInt16?) {
+    public init(version: Version, status: HCIErrorCode, handle: ConnectionHandle, role: UInt8, peerAddressType: AddressType, peerAddress: BluetoothAddress, localResolvablePrivateAddress: BluetoothAddress?, peerResolvablePrivateAddress: BluetoothAddress?, connectionInterval: UInt16, peripheralLatency: UInt16, supervisionTimeout: UInt16, centralClockAccuracy: UInt8, advertisingHandle: UInt8?, syncHandle: UInt16?) {
         self.version = version
         self.status = status
         self.handle = handle

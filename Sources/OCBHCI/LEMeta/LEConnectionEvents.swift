@@ -6,7 +6,7 @@ public struct LEConnectionUpdateComplete: Hashable, Sendable {
     /// Status.
     public var status: HCIErrorCode
     /// Connection_Handle.
-    public var handle: UInt16
+    public var handle: ConnectionHandle
     /// Connection_Interval, 1.25 ms units.
     public var connectionInterval: UInt16
     /// Peripheral_Latency, connection events.
@@ -15,7 +15,7 @@ public struct LEConnectionUpdateComplete: Hashable, Sendable {
     public var supervisionTimeout: UInt16
 
     /// Makes the value from its fields.
-    public init(status: HCIErrorCode, handle: UInt16, connectionInterval: UInt16, peripheralLatency: UInt16, supervisionTimeout: UInt16) {
+    public init(status: HCIErrorCode, handle: ConnectionHandle, connectionInterval: UInt16, peripheralLatency: UInt16, supervisionTimeout: UInt16) {
         self.status = status
         self.handle = handle
         self.connectionInterval = connectionInterval
@@ -36,12 +36,12 @@ public struct LEReadRemoteFeaturesComplete: Hashable, Sendable {
     /// Status.
     public var status: HCIErrorCode
     /// Connection_Handle.
-    public var handle: UInt16
+    public var handle: ConnectionHandle
     /// The peer's LE features (the controller's view when Status is not 0).
     public var features: LEFeatures
 
     /// Makes the value from its fields.
-    public init(status: HCIErrorCode, handle: UInt16, features: LEFeatures) {
+    public init(status: HCIErrorCode, handle: ConnectionHandle, features: LEFeatures) {
         self.status = status
         self.handle = handle
         self.features = features
@@ -57,14 +57,14 @@ public struct LEReadRemoteFeaturesComplete: Hashable, Sendable {
 /// Random_Number (8), Encrypted_Diversifier (2). Sent to a peripheral; a central sees it only in tests.
 public struct LELongTermKeyRequest: Hashable, Sendable {
     /// Connection_Handle.
-    public var handle: UInt16
+    public var handle: ConnectionHandle
     /// Random_Number (Rand).
     public var randomNumber: UInt64
     /// Encrypted_Diversifier (EDIV).
     public var encryptedDiversifier: UInt16
 
     /// Makes the value from its fields.
-    public init(handle: UInt16, randomNumber: UInt64, encryptedDiversifier: UInt16) {
+    public init(handle: ConnectionHandle, randomNumber: UInt64, encryptedDiversifier: UInt16) {
         self.handle = handle
         self.randomNumber = randomNumber
         self.encryptedDiversifier = encryptedDiversifier
@@ -82,7 +82,7 @@ public struct LELongTermKeyRequest: Hashable, Sendable {
 /// Answer with LE Remote Connection Parameter Request Reply or Negative Reply.
 public struct LERemoteConnectionParameterRequest: Hashable, Sendable {
     /// Connection_Handle.
-    public var handle: UInt16
+    public var handle: ConnectionHandle
     /// Interval_Min, 1.25 ms units.
     public var intervalMin: UInt16
     /// Interval_Max, 1.25 ms units.
@@ -93,7 +93,7 @@ public struct LERemoteConnectionParameterRequest: Hashable, Sendable {
     public var timeout: UInt16
 
     /// Makes the value from its fields.
-    public init(handle: UInt16, intervalMin: UInt16, intervalMax: UInt16, maxLatency: UInt16, timeout: UInt16) {
+    public init(handle: ConnectionHandle, intervalMin: UInt16, intervalMax: UInt16, maxLatency: UInt16, timeout: UInt16) {
         self.handle = handle
         self.intervalMin = intervalMin
         self.intervalMax = intervalMax
@@ -112,7 +112,7 @@ public struct LERemoteConnectionParameterRequest: Hashable, Sendable {
 /// Max_TX_Time (2, µs), Max_RX_Octets (2), Max_RX_Time (2, µs).
 public struct LEDataLengthChange: Hashable, Sendable {
     /// Connection_Handle.
-    public var handle: UInt16
+    public var handle: ConnectionHandle
     /// Max_TX_Octets, bytes of LL payload.
     public var maxTxOctets: UInt16
     /// Max_TX_Time, microseconds.
@@ -123,7 +123,7 @@ public struct LEDataLengthChange: Hashable, Sendable {
     public var maxRxTime: UInt16
 
     /// Makes the value from its fields.
-    public init(handle: UInt16, maxTxOctets: UInt16, maxTxTime: UInt16, maxRxOctets: UInt16, maxRxTime: UInt16) {
+    public init(handle: ConnectionHandle, maxTxOctets: UInt16, maxTxTime: UInt16, maxRxOctets: UInt16, maxRxTime: UInt16) {
         self.handle = handle
         self.maxTxOctets = maxTxOctets
         self.maxTxTime = maxTxTime
@@ -144,14 +144,14 @@ public struct LEPHYUpdateComplete: Hashable, Sendable {
     /// Status.
     public var status: HCIErrorCode
     /// Connection_Handle.
-    public var handle: UInt16
+    public var handle: ConnectionHandle
     /// Transmitter PHY.
     public var txPHY: LEPHY
     /// Receiver PHY.
     public var rxPHY: LEPHY
 
     /// Makes the value from its fields.
-    public init(status: HCIErrorCode, handle: UInt16, txPHY: LEPHY, rxPHY: LEPHY) {
+    public init(status: HCIErrorCode, handle: ConnectionHandle, txPHY: LEPHY, rxPHY: LEPHY) {
         self.status = status
         self.handle = handle
         self.txPHY = txPHY
@@ -169,12 +169,12 @@ public struct LEPHYUpdateComplete: Hashable, Sendable {
 /// Channel_Selection_Algorithm (1: 0x00 #1, 0x01 #2).
 public struct LEChannelSelectionAlgorithm: Hashable, Sendable {
     /// Connection_Handle.
-    public var handle: UInt16
+    public var handle: ConnectionHandle
     /// Channel_Selection_Algorithm byte (0x00 algorithm #1, 0x01 algorithm #2).
     public var algorithm: UInt8
 
     /// Makes the value from its fields.
-    public init(handle: UInt16, algorithm: UInt8) {
+    public init(handle: ConnectionHandle, algorithm: UInt8) {
         self.handle = handle
         self.algorithm = algorithm
     }

@@ -23,25 +23,25 @@ extension CentralHost {
     }
 
     /// ``readRSSI(_:completion:)`` as async: the RSSI in dBm; throws ``HostError``.
-    public func readRSSI(_ handle: UInt16) async throws(HostError) -> Int8 {
+    public func readRSSI(_ handle: ConnectionHandle) async throws(HostError) -> Int8 {
         let result = await withCheckedContinuation { continuation in readRSSI(handle) { continuation.resume(returning: $0) } }
         return try result.get()
     }
 
     /// ``sendATTRequest(_:on:completion:)`` as async: the response PDU; throws ``HostError``.
-    public func sendATTRequest(_ pdu: [UInt8], on handle: UInt16) async throws(HostError) -> [UInt8] {
+    public func sendATTRequest(_ pdu: [UInt8], on handle: ConnectionHandle) async throws(HostError) -> [UInt8] {
         let result = await withCheckedContinuation { continuation in sendATTRequest(pdu, on: handle) { continuation.resume(returning: $0) } }
         return try result.get()
     }
 
     /// ``sendATT(_:on:completion:)`` as async; throws ``HostError``.
-    public func sendATT(_ pdu: [UInt8], on handle: UInt16) async throws(HostError) {
+    public func sendATT(_ pdu: [UInt8], on handle: ConnectionHandle) async throws(HostError) {
         let error = await withCheckedContinuation { continuation in sendATT(pdu, on: handle) { continuation.resume(returning: $0) } }
         if let error { throw error }
     }
 
     /// ``exchangeMTU(_:on:completion:)`` as async: the agreed ATT_MTU; throws ``HostError``.
-    public func exchangeMTU(_ mtu: UInt16, on handle: UInt16) async throws(HostError) -> UInt16 {
+    public func exchangeMTU(_ mtu: UInt16, on handle: ConnectionHandle) async throws(HostError) -> UInt16 {
         let result = await withCheckedContinuation { continuation in exchangeMTU(mtu, on: handle) { continuation.resume(returning: $0) } }
         return try result.get()
     }

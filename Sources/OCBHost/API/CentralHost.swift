@@ -35,26 +35,26 @@ public protocol CentralHost: AnyObject, Sendable {
     func cancelConnect(to peer: PeerAddress)
     /// Disconnects (Core v5.4 Vol 4 Part E §7.1.6; reason default 0x13 Remote User Terminated Connection);
     /// ends in ``HostEvent/disconnected(_:reason:error:)`` with a nil error.
-    func disconnect(_ handle: UInt16, reason: HCIErrorCode)
+    func disconnect(_ handle: ConnectionHandle, reason: HCIErrorCode)
     /// Reads the RSSI of a connection in dBm (Read RSSI, Vol 4 Part E §7.5.4).
-    func readRSSI(_ handle: UInt16, completion: @escaping @Sendable (Result<Int8, HostError>) -> Void)
+    func readRSSI(_ handle: ConnectionHandle, completion: @escaping @Sendable (Result<Int8, HostError>) -> Void)
     /// Sends an ATT request PDU (one outstanding per connection, queued otherwise) and delivers its response PDU —
     /// an Error Response (0x01) is a response too; fails on timeout (30 s) or disconnection.
-    func sendATTRequest(_ pdu: [UInt8], on handle: UInt16, completion: @escaping @Sendable (Result<[UInt8], HostError>) -> Void)
+    func sendATTRequest(_ pdu: [UInt8], on handle: ConnectionHandle, completion: @escaping @Sendable (Result<[UInt8], HostError>) -> Void)
     /// Sends an ATT PDU that expects no response (Write Command, Signed Write Command, or any raw PDU for tests).
-    func sendATT(_ pdu: [UInt8], on handle: UInt16, completion: @escaping @Sendable (HostError?) -> Void)
+    func sendATT(_ pdu: [UInt8], on handle: ConnectionHandle, completion: @escaping @Sendable (HostError?) -> Void)
     /// Exchanges the ATT MTU (Vol 3 Part F §3.4.2.1) offering `mtu`; delivers the resulting ATT_MTU.
-    func exchangeMTU(_ mtu: UInt16, on handle: UInt16, completion: @escaping @Sendable (Result<UInt16, HostError>) -> Void)
+    func exchangeMTU(_ mtu: UInt16, on handle: ConnectionHandle, completion: @escaping @Sendable (Result<UInt16, HostError>) -> Void)
     /// ATT_MTU of connection `handle` (23 until an MTU exchange, Core v5.4 Vol 3 Part F §3.2.8, §3.4.2) as its bearer,
     /// which owns it, publishes it: read ``LinkMTU/value`` from any thread, for as long as the connection lasts. Nil
     /// when there is no such connection. Finding it is a hop onto the host's queue (none inside a `withGATT` body).
-    func linkMTU(on handle: UInt16) -> LinkMTU?
+    func linkMTU(on handle: ConnectionHandle) -> LinkMTU?
     /// Runs `body` on the host's queue with the GATT client of connection `handle` (nil when there is no such
     /// connection). Procedures started in `body` go out when it returns; their completions, value handlers and the
     /// client's serviceChangeHandler run on the host's queue (hop to your own queue there).
-    func withGATT(_ handle: UInt16, _ body: @escaping @Sendable (GATTClient?) -> Void)
+    func withGATT(_ handle: ConnectionHandle, _ body: @escaping @Sendable (GATTClient?) -> Void)
     /// True when a Write Without Response on `handle` would go out now (ACL buffers and queue not full).
-    func canSendWriteWithoutResponse(_ handle: UInt16) -> Bool
+    func canSendWriteWithoutResponse(_ handle: ConnectionHandle) -> Bool
     /// The host's current state.
     var state: HostState { get }
 }

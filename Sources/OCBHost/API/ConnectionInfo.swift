@@ -1,5 +1,7 @@
 // What the host knows about one LE connection: handle, peer, role and parameters (ATT_MTU is its bearer's).
 
+import OCBHCI
+
 /// The link parameters of an LE connection (Core v5.4 Vol 4 Part E §7.7.65.1, §7.7.65.3).
 public struct LinkParameters: Sendable, Hashable {
     /// Connection interval in 1.25 ms units (0x0006...0x0C80, 7.5 ms...4 s).
@@ -29,7 +31,7 @@ public enum ConnectionRole: Sendable, Hashable {
 /// ATT bearer owns it (``CentralHost/linkMTU(on:)``, ``HostEvent/mtuChanged(handle:mtu:)``).
 public struct ConnectionInfo: Sendable, Hashable {
     /// Connection_Handle (0x0000...0x0EFF).
-    public var handle: UInt16
+    public var handle: ConnectionHandle
     /// The remote device.
     public var peer: PeerAddress
     /// Our role.
@@ -38,7 +40,7 @@ public struct ConnectionInfo: Sendable, Hashable {
     public var parameters: LinkParameters
 
     /// Makes the value.
-    public init(handle: UInt16, peer: PeerAddress, role: ConnectionRole, parameters: LinkParameters) {
+    public init(handle: ConnectionHandle, peer: PeerAddress, role: ConnectionRole, parameters: LinkParameters) {
         self.handle = handle
         self.peer = peer
         self.role = role

@@ -35,11 +35,11 @@ public enum HostError: Error, Sendable, Hashable, CustomStringConvertible {
     /// LE (Enhanced) Connection Complete reported this failure status.
     case connectionFailed(PeerAddress, HCIErrorCode)
     /// No connection with this handle exists (never did, or it ended).
-    case notConnected(UInt16)
+    case notConnected(ConnectionHandle)
     /// The connection ended (Disconnection Complete reason) while the request was in flight.
-    case disconnected(UInt16, HCIErrorCode)
+    case disconnected(ConnectionHandle, HCIErrorCode)
     /// The peer did not answer an ATT request within 30 s (Core v5.4 Vol 3 Part F §3.3.3); the bearer is unusable.
-    case attTimeout(UInt16)
+    case attTimeout(ConnectionHandle)
     /// An ATT request is invalid (e.g. not a request PDU, or the bearer refused it), with the reason.
     case attRequestRejected(String)
     /// The host was stopped while the request was in flight.
@@ -60,9 +60,9 @@ public enum HostError: Error, Sendable, Hashable, CustomStringConvertible {
         case .connectTimeout(let peer): "connection to \(peer) timed out"
         case .connectCancelled(let peer): "connection to \(peer) cancelled"
         case .connectionFailed(let peer, let status): "connection to \(peer) failed: \(status)"
-        case .notConnected(let handle): "no connection with handle 0x\(String(handle, radix: 16))"
-        case .disconnected(let handle, let reason): "connection 0x\(String(handle, radix: 16)) ended: \(reason)"
-        case .attTimeout(let handle): "ATT transaction timed out on connection 0x\(String(handle, radix: 16))"
+        case .notConnected(let handle): "no connection with handle 0x\(String(handle.rawValue, radix: 16))"
+        case .disconnected(let handle, let reason): "connection 0x\(String(handle.rawValue, radix: 16)) ended: \(reason)"
+        case .attTimeout(let handle): "ATT transaction timed out on connection 0x\(String(handle.rawValue, radix: 16))"
         case .attRequestRejected(let why): "ATT request rejected: \(why)"
         case .stopped: "host stopped"
         }

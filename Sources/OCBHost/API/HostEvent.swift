@@ -20,22 +20,22 @@ public enum HostEvent: Sendable {
     /// with ``CentralHost/disconnect(_:reason:)``.
     case disconnected(ConnectionInfo, reason: HCIErrorCode, error: HostError?)
     /// The ATT_MTU of a connection changed after an MTU exchange (Core v5.4 Vol 3 Part F §3.4.2).
-    case mtuChanged(handle: UInt16, mtu: UInt16)
+    case mtuChanged(handle: ConnectionHandle, mtu: UInt16)
     /// The link parameters changed (LE Connection Update Complete, Vol 4 Part E §7.7.65.3).
-    case connectionUpdated(handle: UInt16, parameters: LinkParameters)
+    case connectionUpdated(handle: ConnectionHandle, parameters: LinkParameters)
     /// The maximum LE data lengths changed (LE Data Length Change, Vol 4 Part E §7.7.65.7), octets and µs.
-    case dataLengthChanged(handle: UInt16, maxTxOctets: UInt16, maxTxTime: UInt16, maxRxOctets: UInt16, maxRxTime: UInt16)
+    case dataLengthChanged(handle: ConnectionHandle, maxTxOctets: UInt16, maxTxTime: UInt16, maxRxOctets: UInt16, maxRxTime: UInt16)
     /// The PHYs changed (LE PHY Update Complete, Vol 4 Part E §7.7.65.12): 1 = LE 1M, 2 = LE 2M, 3 = LE Coded.
-    case phyUpdated(handle: UInt16, txPHY: UInt8, rxPHY: UInt8)
+    case phyUpdated(handle: ConnectionHandle, txPHY: UInt8, rxPHY: UInt8)
     /// An ATT PDU from the peer that is not a response to our request: a Handle Value Notification (0x1B) or
     /// Indication (0x1D; the host has already sent the Handle Value Confirmation), Core v5.4 Vol 3 Part F §3.4.7,
     /// for a handle the connection's GATT client takes no values of (values subscribed through the client reach its
     /// handler only); every Multiple Handle Value Notification (0x23).
-    case attReceived(handle: UInt16, pdu: [UInt8])
+    case attReceived(handle: ConnectionHandle, pdu: [UInt8])
     /// A Write Without Response on `handle` can go out again (``CentralHost/canSendWriteWithoutResponse(_:)`` turned
     /// true after having been false: the controller acknowledged ACL packets with Number Of Completed Packets,
     /// Core v5.4 Vol 4 Part E §7.7.19).
-    case readyToSendWriteWithoutResponse(handle: UInt16)
+    case readyToSendWriteWithoutResponse(handle: ConnectionHandle)
     /// The transport to the controller closed or a send on it failed; the text says why ("transport closed: …",
     /// "send failed: …"). The host then ends every link and scan and reports the new state.
     case transportLost(String)

@@ -1,5 +1,6 @@
 // The per-connection ATT and GATT plumbing both hosts share; each supplies only how an ATT PDU goes out.
 
+import OCBHCI
 import OCBATT
 import OCBCore
 import Dispatch
@@ -16,22 +17,22 @@ import OCBGATT
 protocol ATTLinkHost: SerialHost {
     associatedtype Link: ATTLink
     /// The established connections by connection handle.
-    var links: [UInt16: Link] { get set }
+    var links: [ConnectionHandle: Link] { get set }
     /// Sends one ATT PDU on connection `handle`'s fixed channel CID 0x0004; the error when it cannot go
     /// (``HostError/notConnected(_:)`` for an unknown handle).
-    func transmitATT(_ pdu: [UInt8], on handle: UInt16) -> HostError?
+    func transmitATT(_ pdu: [UInt8], on handle: ConnectionHandle) -> HostError?
     /// Called after ATT PDUs of an ``LinkATT/Output`` went out on the live connection `handle`.
-    func didTransmitATT(on handle: UInt16)
+    func didTransmitATT(on handle: ConnectionHandle)
     /// Ends connection `handle` after its ATT bearer closed on a transaction timeout (Vol 3 Part F §3.3.3: no further
     /// ATT PDUs on it, so the link is of no use); its end is reported with ``HostError/attTimeout(_:)``.
-    func disconnectAfterATTTimeout(_ handle: UInt16)
+    func disconnectAfterATTTimeout(_ handle: ConnectionHandle)
     /// Arms the host's timer for the earliest deadline of its state machines, the links' ``nextLinkDeadline`` included.
     func rescheduleTimer()
 }
 
 extension ATTLinkHost {
     /// ``CentralHost/sendATTRequest(_:on:completion:)``: queues a request PDU on the connection's bearer.
-    func queueATTRequest(_ pdu: [UInt8], on handle: UInt16, completion: @escaping @Sendable (Result<[UInt8], HostError>) -> Void) {
+    func queueATTRequest(_ pdu: [UInt8], on handle: ConnectionHandle, completion: @escaping @Sendable (Result<[UInt8], HostError>) -> Void) {
         queue.async {
             guard let att = self.links[handle]?.att else { return self.deliver { completion(.failure(.notConnected(handle))) } }
             self.applyATT(att.request(pdu, now: .now) { result in self.deliver { completion(result) } }, on: handle)
@@ -40,7 +41,7 @@ extension ATTLinkHost {
 
     /// ``CentralHost/sendATT(_:on:completion:)``: sends a PDU that gets no response; completes with the first
     /// ``transmitATT(_:on:)`` error, nil when every PDU went.
-    func sendATTCommand(_ pdu: [UInt8], on handle: UInt16, completion: @escaping @Sendable (HostError?) -> Void) {
+    func sendATTCommand(_ pdu: [UInt8], on handle: ConnectionHandle, completion: @escaping @Sendable (HostError?) -> Void) {
         queue.async {
             guard let att = self.links[handle]?.att else { return self.deliver { completion(.notConnected(handle)) } }
             do throws(HostError) {
@@ -58,7 +59,7 @@ extension ATTLinkHost {
 
     /// ``CentralHost/exchangeMTU(_:on:completion:)``: sends ATT_EXCHANGE_MTU_REQ offering `mtu` and delivers the
     /// agreed ATT_MTU.
-    func startMTUExchange(_ mtu: UInt16, on handle: UInt16, completion: @escaping @Sendable (Result<UInt16, HostError>) -> Void) {
+    func startMTUExchange(_ mtu: UInt16, on handle: ConnectionHandle, completion: @escaping @Sendable (Result<UInt16, HostError>) -> Void) {
         queue.async {
             guard let att = self.links[handle]?.att else { return self.deliver { completion(.failure(.notConnected(handle))) } }
             self.applyATT(att.exchangeMTU(mtu, now: .now) { result in
@@ -70,7 +71,7 @@ extension ATTLinkHost {
 
     /// ``CentralHost/withGATT(_:_:)``: runs `body` on `queue` with the connection's GATT client (nil for an unknown
     /// handle), then sends the procedures it started.
-    func runWithGATT(_ handle: UInt16, _ body: @escaping @Sendable (GATTClient?) -> Void) {
+    func runWithGATT(_ handle: ConnectionHandle, _ body: @escaping @Sendable (GATTClient?) -> Void) {
         queue.async {
             guard let att = self.links[handle]?.att else { return body(nil) }
             body(att.client)
@@ -79,19 +80,19 @@ extension ATTLinkHost {
     }
 
     /// Runs the link's GATT client after it was handed work, and carries out what came of it.
-    func driveATT(_ handle: UInt16) {
+    func driveATT(_ handle: ConnectionHandle) {
         guard let att = links[handle]?.att else { return }
         applyATT(att.run(now: .now), on: handle)
     }
 
     /// One PDU received on connection `handle`'s CID 0x0004, for the link's GATT client and its bearer.
-    func receiveATT(_ pdu: [UInt8], on handle: UInt16) {
+    func receiveATT(_ pdu: [UInt8], on handle: ConnectionHandle) {
         guard let att = links[handle]?.att else { return }
         applyATT(att.receive(pdu, now: .now), on: handle)
     }
 
     /// The published ATT_MTU of connection `handle` (nil when not connected), looked up on `queue`.
-    func publishedMTU(_ handle: UInt16) -> LinkMTU? {
+    func publishedMTU(_ handle: ConnectionHandle) -> LinkMTU? {
         onQueue { links[handle]?.att.publishedMTU }
     }
 
@@ -110,16 +111,16 @@ extension ATTLinkHost {
 
     /// Sends the PDUs, reports the ATT_MTU, emits the diagnostics and the values no subscriber took (as
     /// ``HostEvent/attReceived(handle:pdu:)``, for raw subscribers) of an ATT step, then re-arms the timer.
-    func applyATT(_ output: LinkATT.Output, on handle: UInt16) {
+    func applyATT(_ output: LinkATT.Output, on handle: ConnectionHandle) {
         for pdu in output.send {
-            if let error = transmitATT(pdu, on: handle) { emit(.diagnostic("ATT send on 0x\(String(handle, radix: 16)): \(error)")) }
+            if let error = transmitATT(pdu, on: handle) { emit(.diagnostic("ATT send on 0x\(String(handle.rawValue, radix: 16)): \(error)")) }
         }
         if !output.send.isEmpty, links[handle] != nil { didTransmitATT(on: handle) }
         if let mtu = output.mtu, links[handle] != nil { emit(.mtuChanged(handle: handle, mtu: mtu)) }
         for line in output.diagnostics { emit(.diagnostic(line)) }
         for pdu in output.unclaimedValues { emit(.attReceived(handle: handle, pdu: pdu)) }
         if output.transactionTimedOut, links[handle] != nil {
-            emit(.diagnostic("ATT transaction on 0x\(String(handle, radix: 16)) timed out; disconnecting the link"))
+            emit(.diagnostic("ATT transaction on 0x\(String(handle.rawValue, radix: 16)) timed out; disconnecting the link"))
             disconnectAfterATTTimeout(handle)
         }
         rescheduleTimer()

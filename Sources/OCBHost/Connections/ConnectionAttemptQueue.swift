@@ -1,5 +1,6 @@
 // Pure bookkeeping of connection attempts: one LE Create Connection at a time, the rest queued, timeouts and cancels with injected time.
 
+import OCBHCI
 import OCBCore
 
 /// Orders connection attempts for a controller that allows one pending LE Create Connection at a time
@@ -13,9 +14,9 @@ public struct ConnectionAttemptQueue: Sendable {
     /// Why an attempt ended.
     public enum Outcome: Sendable, Hashable {
         /// LE (Enhanced) Connection Complete with status 0x00 for this attempt, with its connection handle.
-        case connected(handle: UInt16)
+        case connected(handle: ConnectionHandle)
         /// The connection completed although a cancel or timeout was already under way: the caller should disconnect it.
-        case connectedAfterCancel(handle: UInt16, reason: EndReason)
+        case connectedAfterCancel(handle: ConnectionHandle, reason: EndReason)
         /// Ended by cancel or timeout (before or after it reached the controller).
         case ended(EndReason)
         /// The controller refused the create command or completed it with this non-zero status.
@@ -138,7 +139,7 @@ public struct ConnectionAttemptQueue: Sendable {
     }
 
     /// LE (Enhanced) Connection Complete in the central role arrived with `status` (and `handle` when 0x00).
-    public mutating func connectionComplete(status: UInt8, handle: UInt16) -> [Action] {
+    public mutating func connectionComplete(status: UInt8, handle: ConnectionHandle) -> [Action] {
         guard let active else { return [] }
         self.active = nil
         let outcome: Outcome

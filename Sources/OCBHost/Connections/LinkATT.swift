@@ -1,5 +1,6 @@
 // One connection's GATT client (which owns its ATT bearer), plus the raw ATT requests the host API queues on that bearer.
 
+import OCBHCI
 import OCBATT
 import OCBCore
 import OCBGATT
@@ -28,7 +29,7 @@ final class LinkATT {
         var transactionTimedOut = false
     }
 
-    let handle: UInt16
+    let handle: ConnectionHandle
     /// The connection's GATT client, which owns its ATT bearer (used on the host's queue only).
     let client: GATTClient
     private var rawHandlers: [ATTRequestID: (Result<[UInt8], HostError>) -> Void] = [:]
@@ -42,7 +43,7 @@ final class LinkATT {
     /// ``HostError/attTimeout(_:)``.
     private(set) var timedOut = false
 
-    init(handle: UInt16, receiveMTU: UInt16 = ATTBearer.defaultReceiveMTU,
+    init(handle: ConnectionHandle, receiveMTU: UInt16 = ATTBearer.defaultReceiveMTU,
          transactionTimeout: Duration = ATTBearer.defaultTransactionTimeout) {
         self.handle = handle
         client = GATTClient(receiveMTU: receiveMTU, transactionTimeout: transactionTimeout)
@@ -86,14 +87,14 @@ final class LinkATT {
                     output.transactionTimedOut = true
                 }
             case .diagnostic(let diagnostic):
-                output.diagnostics.append("ATT on 0x\(String(handle, radix: 16)): \(diagnostic)")
+                output.diagnostics.append("ATT on 0x\(String(handle.rawValue, radix: 16)): \(diagnostic)")
             case .value(let valueHandle, let value, .notification):
                 output.unclaimedValues.append(ATTHandleValueNotification(attributeHandle: valueHandle, attributeValue: value).bytes)
             case .value(let valueHandle, let value, .indication):
                 output.unclaimedValues.append(ATTHandleValueIndication(attributeHandle: valueHandle, attributeValue: value).bytes)
             }
         }
-        output.diagnostics += clientDiagnostics.map { "GATT on 0x\(String(handle, radix: 16)): \($0)" }
+        output.diagnostics += clientDiagnostics.map { "GATT on 0x\(String(handle.rawValue, radix: 16)): \($0)" }
         clientDiagnostics.removeAll()
         return output
     }

@@ -1,5 +1,6 @@
 // The kernel's ATT channel: an L2CAP SOCK_SEQPACKET socket on the LE fixed channel 4, one ATT PDU per read or write.
 
+import OCBHCI
 import OCBCore
 @_implementationOnly import COCBBlueZ
 import Dispatch
@@ -27,7 +28,7 @@ public final class L2CAPSocket: @unchecked Sendable {
     private let lock = NSLock()
     private var descriptor: Int32 = -1
     private var connectSource: DispatchSourceWrite?
-    private var onConnect: (@Sendable (Result<UInt16, HCITransportError>) -> Void)?
+    private var onConnect: (@Sendable (Result<ConnectionHandle, HCITransportError>) -> Void)?
     private var channel: DescriptorChannel?
     private var started = false
 
@@ -47,11 +48,11 @@ public final class L2CAPSocket: @unchecked Sendable {
     }
 
     /// The HCI connection handle once connected, else nil.
-    public private(set) var connectionHandle: UInt16? {
+    public private(set) var connectionHandle: ConnectionHandle? {
         get { lock.lock(); defer { lock.unlock() }; return storedHandle }
         set { lock.lock(); storedHandle = newValue; lock.unlock() }
     }
-    private var storedHandle: UInt16?
+    private var storedHandle: ConnectionHandle?
 
     /// Starts connecting the ATT channel to `peer`. Synchronous failures throw (``HCITransportError/noBluetoothSupport``,
     /// ``HCITransportError/permissionDenied(operation:)``, ``HCITransportError/alreadyOpen``,
@@ -59,7 +60,7 @@ public final class L2CAPSocket: @unchecked Sendable {
     /// later ones go to `onConnect`.
     public func connect(to peer: BluetoothAddress, addressType: AddressType, security: L2CAPSecurityLevel = .low,
                         timeout: Duration = .seconds(10), queue: DispatchQueue,
-                        onConnect: @escaping @Sendable (Result<UInt16, HCITransportError>) -> Void,
+                        onConnect: @escaping @Sendable (Result<ConnectionHandle, HCITransportError>) -> Void,
                         onPDU: @escaping @Sendable ([UInt8]) -> Void,
                         onClose: @escaping @Sendable (HCITransportError?) -> Void) throws(HCITransportError) {
         guard let peerType = Self.kernelAddressType(addressType),
@@ -110,12 +111,13 @@ public final class L2CAPSocket: @unchecked Sendable {
         self.onConnect = nil
         connectSource = nil
         let fd = descriptor
-        var outcome: Result<UInt16, HCITransportError>
+        var outcome: Result<ConnectionHandle, HCITransportError>
         if let error {
             outcome = .failure(error)
         } else {
-            var handle: UInt16 = 0
-            if cbluez_l2cap_connection_handle(fd, &handle) == 0 {
+            var field: UInt16 = 0
+            if cbluez_l2cap_connection_handle(fd, &field) == 0 {
+                let handle = ConnectionHandle(field: field)
                 outcome = .success(handle)
                 storedHandle = handle
             } else {

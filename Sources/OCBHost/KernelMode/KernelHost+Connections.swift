@@ -38,7 +38,7 @@ extension KernelHost {
     /// Closes the connection's L2CAP socket; the kernel disconnects the link when no other socket uses it, with a
     /// reason of its choice (`reason` is not sent). Ends in ``HostEvent/disconnected(_:reason:error:)``. No effect
     /// for an unknown handle.
-    public func disconnect(_ handle: UInt16, reason: HCIErrorCode = .remoteUserTerminatedConnection) {
+    public func disconnect(_ handle: ConnectionHandle, reason: HCIErrorCode = .remoteUserTerminatedConnection) {
         queue.async {
             guard self.links[handle] != nil else { return }
             self.links[handle]?.disconnectRequested = true
@@ -48,7 +48,7 @@ extension KernelHost {
 
     /// Always fails with ``HostError/unsupported(_:)``: an L2CAP socket gives no HCI Read RSSI (Vol 4 Part E §7.5.4)
     /// and the raw channel must not send commands for a connection the kernel owns.
-    public func readRSSI(_ handle: UInt16, completion: @escaping @Sendable (Result<Int8, HostError>) -> Void) {
+    public func readRSSI(_ handle: ConnectionHandle, completion: @escaping @Sendable (Result<Int8, HostError>) -> Void) {
         deliver { completion(.failure(.unsupported("Read RSSI in kernel mode"))) }
     }
 
@@ -56,7 +56,7 @@ extension KernelHost {
     /// an ATT_ERROR_RSP included; an ATT_EXCHANGE_MTU_REQ goes through ``exchangeMTU(_:on:completion:)``. Fails with
     /// ``HostError/notConnected(_:)``, ``HostError/attTimeout(_:)`` after 30 s (Vol 3 Part F §3.3.3),
     /// ``HostError/attRequestRejected(_:)`` for bytes that are not a well-formed request, or ``HostError/disconnected(_:_:)``.
-    public func sendATTRequest(_ pdu: [UInt8], on handle: UInt16, completion: @escaping @Sendable (Result<[UInt8], HostError>) -> Void) {
+    public func sendATTRequest(_ pdu: [UInt8], on handle: ConnectionHandle, completion: @escaping @Sendable (Result<[UInt8], HostError>) -> Void) {
         queueATTRequest(pdu, on: handle, completion: completion)
     }
 
@@ -64,44 +64,44 @@ extension KernelHost {
     /// the bearer, other bytes as given (for tests). Completes with nil once written, ``HostError/notConnected(_:)``,
     /// ``HostError/attRequestRejected(_:)`` for a command longer than ATT_MTU, the link's close error, or
     /// ``HostError/transportFailed(_:)`` when the socket refuses it (e.g. its buffer is full).
-    public func sendATT(_ pdu: [UInt8], on handle: UInt16, completion: @escaping @Sendable (HostError?) -> Void) {
+    public func sendATT(_ pdu: [UInt8], on handle: ConnectionHandle, completion: @escaping @Sendable (HostError?) -> Void) {
         sendATTCommand(pdu, on: handle, completion: completion)
     }
 
     /// Sends ATT_EXCHANGE_MTU_REQ with Client Rx MTU `mtu` (Vol 3 Part F §3.4.2.1) and delivers the ATT_MTU now in use,
     /// min(client, server) and at least 23 bytes; also emits ``HostEvent/mtuChanged(handle:mtu:)``. Fails like
     /// ``sendATTRequest(_:on:completion:)``.
-    public func exchangeMTU(_ mtu: UInt16, on handle: UInt16, completion: @escaping @Sendable (Result<UInt16, HostError>) -> Void) {
+    public func exchangeMTU(_ mtu: UInt16, on handle: ConnectionHandle, completion: @escaping @Sendable (Result<UInt16, HostError>) -> Void) {
         startMTUExchange(mtu, on: handle, completion: completion)
     }
 
     /// ATT_MTU of the connection as its ATT bearer publishes it (nil when not connected).
-    public func linkMTU(on handle: UInt16) -> LinkMTU? { publishedMTU(handle) }
+    public func linkMTU(on handle: ConnectionHandle) -> LinkMTU? { publishedMTU(handle) }
 
     /// Runs `body` on the host queue with the connection's GATT client (nil for an unknown handle); the procedures
     /// it starts are sent when it returns.
-    public func withGATT(_ handle: UInt16, _ body: @escaping @Sendable (GATTClient?) -> Void) {
+    public func withGATT(_ handle: ConnectionHandle, _ body: @escaping @Sendable (GATTClient?) -> Void) {
         runWithGATT(handle, body)
     }
 
     /// True while the connection is open for ATT: the kernel's socket buffers Write Commands (a full buffer
     /// makes the send fail rather than wait), so ``HostEvent/readyToSendWriteWithoutResponse(handle:)`` never fires here.
-    public func canSendWriteWithoutResponse(_ handle: UInt16) -> Bool {
+    public func canSendWriteWithoutResponse(_ handle: ConnectionHandle) -> Bool {
         onQueue { links[handle].map { !$0.att.isClosed } ?? false }
     }
 
     /// Writes one ATT PDU to the connection's L2CAP socket (one PDU per write on the ATT fixed channel);
     /// ``HostError/transportFailed(_:)`` when the socket refuses it.
-    func transmitATT(_ pdu: [UInt8], on handle: UInt16) -> HostError? {
+    func transmitATT(_ pdu: [UInt8], on handle: ConnectionHandle) -> HostError? {
         guard let socket = links[handle]?.socket else { return .notConnected(handle) }
         do throws(HCITransportError) { try socket.send(pdu) } catch { return .transportFailed("\(error)") }
         return nil
     }
 
     /// Nothing to track: the kernel's socket buffer takes what the link cannot send yet.
-    func didTransmitATT(on handle: UInt16) {}
+    func didTransmitATT(on handle: ConnectionHandle) {}
 
-    private func connected(_ peer: PeerAddress, _ socket: L2CAPSocket, _ result: Result<UInt16, HCITransportError>) {
+    private func connected(_ peer: PeerAddress, _ socket: L2CAPSocket, _ result: Result<ConnectionHandle, HCITransportError>) {
         guard connecting[peer] === socket else { return }
         connecting[peer] = nil
         switch result {
@@ -134,12 +134,12 @@ extension KernelHost {
 
     /// ``ATTLinkHost/disconnectAfterATTTimeout(_:)``: closes the connection's L2CAP socket (the kernel drops the LE
     /// link when no channel is left) and reports the end with ``HostError/attTimeout(_:)`` at once.
-    func disconnectAfterATTTimeout(_ handle: UInt16) {
+    func disconnectAfterATTTimeout(_ handle: ConnectionHandle) {
         endLink(handle, reason: .connectionTerminatedByLocalHost, error: .attTimeout(handle))
     }
 
     /// Forgets a link, closes its GATT client (procedures end with GATTError.disconnected) and fails its ATT requests (on `queue`).
-    func endLink(_ handle: UInt16, reason: HCIErrorCode, error: HostError?) {
+    func endLink(_ handle: ConnectionHandle, reason: HCIErrorCode, error: HostError?) {
         guard let link = links.removeValue(forKey: handle) else { return }
         link.socket.close()
         link.att.close(error ?? .disconnected(handle, reason), now: .now)

@@ -38,7 +38,7 @@ public final class KernelHost: CentralHost, ATTLinkHost, @unchecked Sendable {
     var scan: ScanSession?
     var family: CommandFamily?
     var reassembler = ExtendedAdvertisingReassembler()
-    var links: [UInt16: KernelLink] = [:]
+    var links: [ConnectionHandle: KernelLink] = [:]
     var connecting: [PeerAddress: L2CAPSocket] = [:]
     let timer = DeadlineTimer()
     var recording: KernelRecording?

@@ -29,14 +29,14 @@ extension HostController {
     /// Sends HCI Disconnect (Vol 4 Part E §7.1.6) with `reason`; ends in ``HostEvent/disconnected(_:reason:error:)``
     /// on Disconnection Complete. No effect for an unknown handle; when the controller answers 0x02 Unknown
     /// Connection Identifier the link is ended at once.
-    public func disconnect(_ handle: UInt16, reason: HCIErrorCode = .remoteUserTerminatedConnection) {
+    public func disconnect(_ handle: ConnectionHandle, reason: HCIErrorCode = .remoteUserTerminatedConnection) {
         queue.async {
             guard self.links[handle] != nil else { return }
             self.links[handle]?.disconnectRequested = true
             self.sendExpectingStatus(HCIDisconnect(handle: handle, reason: reason)) { [self] error in
                 guard let error, links[handle] != nil else { return }
                 // 0x02 Unknown Connection Identifier: the link is already gone; its Disconnection Complete follows or never will.
-                emit(.diagnostic("Disconnect of 0x\(String(handle, radix: 16)) failed: \(error)"))
+                emit(.diagnostic("Disconnect of 0x\(String(handle.rawValue, radix: 16)) failed: \(error)"))
                 if case .commandFailed(_, .unknownConnectionIdentifier) = error { endLink(handle, reason: .connectionTerminatedByLocalHost, error: nil) }
             }
         }
@@ -45,7 +45,7 @@ extension HostController {
     /// Sends HCI Read RSSI (Vol 4 Part E §7.5.4) and delivers the RSSI in dBm (-127...20). Fails with
     /// ``HostError/notConnected(_:)``, ``HostError/commandFailed(_:_:)``, ``HostError/commandTimeout(_:)`` or
     /// ``HostError/malformedResponse(_:_:)``.
-    public func readRSSI(_ handle: UInt16, completion: @escaping @Sendable (Result<Int8, HostError>) -> Void) {
+    public func readRSSI(_ handle: ConnectionHandle, completion: @escaping @Sendable (Result<Int8, HostError>) -> Void) {
         queue.async {
             guard self.links[handle] != nil else { return self.deliver { completion(.failure(.notConnected(handle))) } }
             self.send(HCIReadRSSI(handle: handle)) { result in
@@ -122,7 +122,7 @@ extension HostController {
     }
 
     /// Optional link improvements that never block the connection: data length and PHY, when supported.
-    private func afterConnect(_ handle: UInt16, options: ConnectOptions) {
+    private func afterConnect(_ handle: ConnectionHandle, options: ConnectOptions) {
         guard let info else { return }
         if options.requestDataLength, info.leFeatures.contains(.leDataPacketLengthExtension),
            info.supportedCommands.contains(.leSetDataLength) {
@@ -150,7 +150,7 @@ extension HostController {
         if event.status.isSuccess {
             if links[event.handle] != nil {
                 // A controller fault: a second connection on a live handle. The old link ends first, so its requests complete.
-                emit(.diagnostic("LE Connection Complete for live handle 0x\(String(event.handle, radix: 16)); the old link ends"))
+                emit(.diagnostic("LE Connection Complete for live handle 0x\(String(event.handle.rawValue, radix: 16)); the old link ends"))
                 endLink(event.handle, reason: .unspecifiedError, error: .disconnected(event.handle, .unspecifiedError))
             }
             let peer = PeerAddress(event.peerAddress, type: event.peerAddressType)
@@ -159,7 +159,7 @@ extension HostController {
                                                                  supervisionTimeout: event.supervisionTimeout))
             links[event.handle] = LinkState(info: info, attTransactionTimeout: configuration.attTransactionTimeout)
             guard event.role == 0 else {
-                emit(.diagnostic("unexpected peripheral-role connection 0x\(String(event.handle, radix: 16))"))
+                emit(.diagnostic("unexpected peripheral-role connection 0x\(String(event.handle.rawValue, radix: 16))"))
                 return
             }
         }
@@ -169,7 +169,7 @@ extension HostController {
     /// Disconnection Complete (Vol 4 Part E §7.7.5).
     func handleDisconnectionComplete(_ event: HCIDisconnectionCompleteEvent) {
         guard event.status.isSuccess else {
-            return emit(.diagnostic("Disconnection Complete with status \(event.status) on 0x\(String(event.handle, radix: 16))"))
+            return emit(.diagnostic("Disconnection Complete with status \(event.status) on 0x\(String(event.handle.rawValue, radix: 16))"))
         }
         let requested = links[event.handle]?.disconnectRequested ?? false
         let timedOut = links[event.handle]?.att.timedOut ?? false
@@ -179,12 +179,12 @@ extension HostController {
 
     /// ``ATTLinkHost/disconnectAfterATTTimeout(_:)``: HCI Disconnect with 0x13 Remote User Terminated Connection (as
     /// BlueZ does on an ATT timeout); Disconnection Complete then reports ``HostError/attTimeout(_:)``.
-    func disconnectAfterATTTimeout(_ handle: UInt16) {
+    func disconnectAfterATTTimeout(_ handle: ConnectionHandle) {
         disconnect(handle, reason: .remoteUserTerminatedConnection)
     }
 
     /// Forgets a link: closes its GATT client (procedures end with GATTError.disconnected) and ATT requests, frees its ACL buffers, reports it (on `queue`).
-    func endLink(_ handle: UInt16, reason: HCIErrorCode, error: HostError?) {
+    func endLink(_ handle: ConnectionHandle, reason: HCIErrorCode, error: HostError?) {
         guard let link = links.removeValue(forKey: handle) else { return }
         link.att.close(error ?? .disconnected(handle, reason), now: .now)
         _ = recombiner.reset(handle: handle)
@@ -219,7 +219,7 @@ extension HostController {
     }
 
     /// Applies parameters the peripheral asked for over L2CAP signaling (Vol 3 Part A §4.20) with LE Connection Update.
-    func applyParameterUpdate(_ handle: UInt16, _ requested: L2CAPConnectionParameters) {
+    func applyParameterUpdate(_ handle: ConnectionHandle, _ requested: L2CAPConnectionParameters) {
         let parameters = LEConnectionParameters(intervalMin: requested.intervalMin, intervalMax: requested.intervalMax,
                                                 maxLatency: requested.latency, supervisionTimeout: requested.timeout)
         sendExpectingStatus(HCILEConnectionUpdate(handle: handle, connection: parameters)) { [self] in

@@ -31,7 +31,7 @@ public final class HostController: CentralHost, ATTLinkHost, @unchecked Sendable
     /// ACL credits and queues; nil until bring-up read the buffer sizes.
     var acl: ACLFlow?
     var recombiner = L2CAPRecombiner()
-    var links: [UInt16: LinkState] = [:]
+    var links: [ConnectionHandle: LinkState] = [:]
     var attempts = ConnectionAttemptQueue()
     var attemptOptions: [UInt64: ConnectOptions] = [:]
     var scan: ScanSession?

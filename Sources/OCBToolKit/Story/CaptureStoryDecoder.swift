@@ -27,7 +27,7 @@ public struct CaptureStoryDecoder {
     private var advertiserOrder: [String] = []
     private var reassembler = ExtendedAdvertisingReassembler()
     private var connections: [StoryConnection] = []
-    private var activeConnection: [UInt16: Int] = [:]
+    private var activeConnection: [ConnectionHandle: Int] = [:]
     private var recombiners: [CaptureDirection: L2CAPRecombiner] = [.sent: L2CAPRecombiner(), .received: L2CAPRecombiner()]
     private var pendingRequest: [Int: ATTPDU] = [:]
     private var peers: [String: PeerDatabaseBuilder] = [:]
@@ -175,7 +175,7 @@ public struct CaptureStoryDecoder {
         }
     }
 
-    private mutating func connectionIndex(for handle: UInt16, at time: Int64) -> Int {
+    private mutating func connectionIndex(for handle: ConnectionHandle, at time: Int64) -> Int {
         if let index = activeConnection[handle] { return index }
         let connection = StoryConnection(number: connections.count + 1, handle: handle, peerAddress: nil, peerAddressType: nil,
                                          isCentral: nil, connectedAt: time, disconnectedAt: nil, reason: nil,

@@ -49,7 +49,7 @@ public struct StoryConnection: Hashable, Sendable {
     /// 1-based number in order of appearance.
     public var number: Int
     /// The connection handle (0x0000-0x0EFF).
-    public var handle: UInt16
+    public var handle: ConnectionHandle
     /// The peer's address, nil when the capture never announced the connection.
     public var peerAddress: BluetoothAddress?
     /// The peer's address type.
@@ -68,7 +68,7 @@ public struct StoryConnection: Hashable, Sendable {
     public var attPDUCount: Int
 
     /// The key of the peer whose database this connection reveals: the address, else "handle 0x0040".
-    public var peerKey: String { peerAddress?.description ?? "handle \(GATTText.handle(handle))" }
+    public var peerKey: String { peerAddress?.description ?? "handle \(GATTText.handle(handle.rawValue))" }
 }
 
 /// How often each operation touched one attribute (by handle) of a peer.

@@ -100,7 +100,7 @@ public enum StoryRenderer {
     }
 
     static func connectionLine(_ connection: StoryConnection, start: Int64) -> String {
-        var line = "#\(connection.number) handle \(GATTText.handle(connection.handle))"
+        var line = "#\(connection.number) handle \(GATTText.handle(connection.handle.rawValue))"
         if let peer = connection.peerAddress {
             line += " peer \(peer)" + (connection.peerAddressType.map { " (\($0))" } ?? "")
         } else {
@@ -118,7 +118,7 @@ public enum StoryRenderer {
     }
 
     static func connectionJSON(_ connection: StoryConnection) -> JSONValue {
-        ["type": "connection", "number": .integer(connection.number), "handle": .integer(connection.handle),
+        ["type": "connection", "number": .integer(connection.number), "handle": .integer(connection.handle.rawValue),
          "peer": .optional(connection.peerAddress?.description), "peerAddressType": .optional(connection.peerAddressType?.description),
          "role": .optional(connection.isCentral.map { $0 ? "central" : "peripheral" }),
          "connectedAt": time(connection.connectedAt), "disconnectedAt": connection.disconnectedAt.map(time) ?? .null,
