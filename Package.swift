@@ -46,7 +46,7 @@ let package = Package(
         .testTarget(name: "OCBGATTTests", dependencies: ["FuzzSupport", "OCBGATT", "OCBATT", "OCBCore", "PeerSupport", "OCBHost", "OCBHCI"]),
         .testTarget(name: "OCBHostTests", dependencies: ["FuzzSupport", "OCBHost", "OCBGATT", "OCBHCI", "OCBCore", "PeerSupport"]),
         .testTarget(name: "CoreBluetoothTests", dependencies: ["CoreBluetooth", "OCBHost", "OCBGATT", "OCBATT", "OCBHCI", "OCBCore", "PeerSupport"]),
-        .testTarget(name: "OCBToolKitTests", dependencies: ["FuzzSupport", "OCBToolKit", "OCBHCI", "OCBAdvertising", "OCBCore", "OCBGATT", "PeerSupport"]),
+        .testTarget(name: "OCBToolKitTests", dependencies: ["FuzzSupport", "OCBToolKit", "OCBHCI", "OCBAdvertising", "OCBCore", "OCBATT", "OCBGATT", "PeerSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -26,14 +26,14 @@ package enum BackendEvent: Sendable, Equatable {
     /// The result of the request `RequestID` on `peer`.
     case response(PeerAddress, RequestID, BackendResponse)
     /// A Handle Value Notification (`isIndication` false) or Indication (Vol 3 Part F §3.4.7.1/§3.4.7.2).
-    case valueNotified(PeerAddress, handle: UInt16, value: [UInt8], isIndication: Bool)
+    case valueNotified(PeerAddress, handle: AttributeHandle, value: [UInt8], isIndication: Bool)
     /// Whether a Write Command can be queued now (controller ACL buffers, Vol 4 Part E §4.1.1).
     case writeWithoutResponseAvailability(PeerAddress, canSend: Bool)
     /// One Write Without Response the facade handed over has gone to the link (or was dropped); `canSend` as in
     /// ``writeWithoutResponseAvailability(_:canSend:)`` right after it. Sent once per `write(…withResponse: false)`.
     case writeWithoutResponseSent(PeerAddress, canSend: Bool)
     /// The peer's Service Changed indication (Vol 3 Part G §7.1): attributes in `range` changed.
-    case servicesChanged(PeerAddress, range: ClosedRange<UInt16>)
+    case servicesChanged(PeerAddress, range: ClosedRange<AttributeHandle>)
     /// The peer's GAP Device Name (0x2A00, Vol 3 Part C §12.1) was read or changed.
     case nameChanged(PeerAddress, name: String)
 }

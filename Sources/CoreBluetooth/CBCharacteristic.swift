@@ -1,5 +1,6 @@
 // CBCharacteristic: a discovered characteristic with its properties, last value, descriptors and notify state.
 internal import OCBCore
+internal import OCBATT
 package import OCBGATT
 import Foundation
 
@@ -19,9 +20,9 @@ open class CBCharacteristic: CBAttribute, @unchecked Sendable {
     }
 
     /// Handles: declaration, value, last handle of the definition.
-    var declarationHandle: UInt16 { attribute.declarationHandle }
-    var valueHandle: UInt16 { attribute.valueHandle }
-    var endHandle: UInt16 { max(attribute.valueHandle, attribute.endHandle) }
+    var declarationHandle: AttributeHandle { attribute.declarationHandle }
+    var valueHandle: AttributeHandle { attribute.valueHandle }
+    var endHandle: AttributeHandle { max(attribute.valueHandle, attribute.endHandle) }
 
     /// The service the characteristic belongs to (weak, as in iOS 15+).
     open var service: CBService? { lock.run { owner } }

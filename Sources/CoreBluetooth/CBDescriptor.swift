@@ -1,5 +1,6 @@
 // CBDescriptor: a discovered characteristic descriptor and its last value, typed as iOS types it.
 internal import OCBCore
+internal import OCBATT
 package import OCBGATT
 import Foundation
 
@@ -20,7 +21,7 @@ open class CBDescriptor: CBAttribute, @unchecked Sendable {
     }
 
     /// The descriptor's handle.
-    var handle: UInt16 { attribute.handle }
+    var handle: AttributeHandle { attribute.handle }
 
     /// The characteristic the descriptor belongs to (weak, as in iOS 15+).
     open var characteristic: CBCharacteristic? { lock.run { owner } }

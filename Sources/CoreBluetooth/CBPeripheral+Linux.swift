@@ -26,19 +26,19 @@ extension CBPeripheral {
 extension CBService {
     /// Linux only: the service's attribute handles, its declaration through its last attribute
     /// (Core v5.4 Vol 3 Part G §3.1; the handle range of Read By Group Type Response, Vol 3 Part F §3.4.4.10).
-    public var attributeHandles: ClosedRange<UInt16> { startHandle...endHandle }
+    public var attributeHandles: ClosedRange<UInt16> { startHandle.rawValue...endHandle.rawValue }
 }
 
 extension CBCharacteristic {
     /// Linux only: the handle of the characteristic declaration (type 0x2803, Core v5.4 Vol 3 Part G §3.3.1).
-    public var declarationAttributeHandle: UInt16 { declarationHandle }
+    public var declarationAttributeHandle: UInt16 { declarationHandle.rawValue }
     /// Linux only: the handle of the characteristic value (the handle reads, writes and notifications use).
-    public var valueAttributeHandle: UInt16 { valueHandle }
+    public var valueAttributeHandle: UInt16 { valueHandle.rawValue }
     /// Linux only: the declaration handle through the last handle of the characteristic definition (its descriptors).
-    public var attributeHandles: ClosedRange<UInt16> { declarationHandle...max(declarationHandle, endHandle) }
+    public var attributeHandles: ClosedRange<UInt16> { declarationHandle.rawValue...max(declarationHandle, endHandle).rawValue }
 }
 
 extension CBDescriptor {
     /// Linux only: the descriptor's attribute handle (Core v5.4 Vol 3 Part G §4.7.1).
-    public var attributeHandle: UInt16 { handle }
+    public var attributeHandle: UInt16 { handle.rawValue }
 }

@@ -1,5 +1,6 @@
 // CBService: a discovered GATT service with its handle range, characteristics and included services.
 internal import OCBCore
+internal import OCBATT
 package import OCBGATT
 import Foundation
 
@@ -21,8 +22,8 @@ open class CBService: CBAttribute, @unchecked Sendable {
     }
 
     /// The service's handle range (declaration handle ... last handle).
-    var startHandle: UInt16 { attribute.startHandle }
-    var endHandle: UInt16 { attribute.handles.upperBound }
+    var startHandle: AttributeHandle { attribute.startHandle }
+    var endHandle: AttributeHandle { attribute.handles.upperBound }
 
     /// The peripheral the service belongs to (weak, as in iOS 15+).
     open var peripheral: CBPeripheral? { lock.run { owner } }

@@ -1,5 +1,6 @@
 // The interface between the CoreBluetooth facade and the host runtime: commands down, BackendEvent up.
 package import OCBCore
+package import OCBATT
 package import OCBHost
 package import OCBGATT
 
@@ -103,27 +104,27 @@ package protocol CentralBackend: AnyObject, Sendable {
     /// Responds with ``BackendResponse/services(_:)``.
     func discoverServices(_ peer: PeerAddress, request: RequestID, uuids: [BluetoothUUID]?)
     /// Find Included Services within the service range (Vol 3 Part G §4.5.1). Responds with `.includedServices`.
-    func discoverIncludedServices(_ peer: PeerAddress, request: RequestID, in service: ClosedRange<UInt16>)
+    func discoverIncludedServices(_ peer: PeerAddress, request: RequestID, in service: ClosedRange<AttributeHandle>)
     /// Characteristic discovery within the service range (Vol 3 Part G §4.6.1/§4.6.2). Responds with `.characteristics`.
-    func discoverCharacteristics(_ peer: PeerAddress, request: RequestID, in service: ClosedRange<UInt16>, uuids: [BluetoothUUID]?)
+    func discoverCharacteristics(_ peer: PeerAddress, request: RequestID, in service: ClosedRange<AttributeHandle>, uuids: [BluetoothUUID]?)
     /// Discover All Characteristic Descriptors in the range after the value handle (Vol 3 Part G §4.7.1).
     /// An empty range needs no request: the facade does not send one. Responds with `.descriptors`.
-    func discoverDescriptors(_ peer: PeerAddress, request: RequestID, in range: ClosedRange<UInt16>)
+    func discoverDescriptors(_ peer: PeerAddress, request: RequestID, in range: ClosedRange<AttributeHandle>)
     /// Reads a value in full: Read Request, then Read Blob Requests while the value fills the PDU
     /// (Vol 3 Part G §4.8.1/§4.8.3, §4.12.1). Responds with `.value`.
-    func read(_ peer: PeerAddress, request: RequestID, handle: UInt16)
+    func read(_ peer: PeerAddress, request: RequestID, handle: AttributeHandle)
     /// Writes a value. `withResponse`: Write Request, or Prepare/Execute Write when longer than ATT_MTU-3
     /// (Vol 3 Part G §4.9.3/§4.9.4), responding with `.written`. Without response: Write Command (§4.9.1), no
     /// response, `request` is nil; if the controller's buffers are full the backend may drop it and reports
     /// ``BackendEvent/writeWithoutResponseAvailability(_:canSend:)``.
-    func write(_ peer: PeerAddress, request: RequestID?, handle: UInt16, value: [UInt8], withResponse: Bool)
+    func write(_ peer: PeerAddress, request: RequestID?, handle: AttributeHandle, value: [UInt8], withResponse: Bool)
     /// Writes the Client Characteristic Configuration of the characteristic whose value handle is `valueHandle`
     /// (Vol 3 Part G §3.3.3.3): `configuration` is `[]` off, `.notification` or `.indication`.
     /// `cccdHandle` is given when the app discovered descriptors; otherwise the backend finds the 0x2902 descriptor
     /// in `valueHandle+1 ... endHandle` itself. Responds with `.written`; a characteristic without a CCCD
     /// responds with `.failure(.att(.attributeNotFound))` (Attribute Not Found).
-    func setNotification(_ peer: PeerAddress, request: RequestID, valueHandle: UInt16, endHandle: UInt16,
-                         cccdHandle: UInt16?, configuration: GATTClientCharacteristicConfiguration)
+    func setNotification(_ peer: PeerAddress, request: RequestID, valueHandle: AttributeHandle, endHandle: AttributeHandle,
+                         cccdHandle: AttributeHandle?, configuration: GATTClientCharacteristicConfiguration)
     /// Reads the RSSI of the connection (HCI Read RSSI, Vol 4 Part E §7.5.4), dBm. Responds with `.rssi`.
     func readRSSI(_ peer: PeerAddress, request: RequestID)
 }

@@ -1,5 +1,6 @@
 // GATT requests over each connection's GATTClient: discovery, long reads, writes, CCCD writes and RSSI.
 package import OCBCore
+package import OCBATT
 package import OCBGATT
 internal import OCBHost
 
@@ -36,7 +37,7 @@ extension HostCentralBackend {
 
     /// Find Included Services (Core v5.4 Vol 3 Part G §4.5.1) in the service's handle range. Responds
     /// `.includedServices` (the include declarations), or `.failure`.
-    package func discoverIncludedServices(_ peer: PeerAddress, request: RequestID, in service: ClosedRange<UInt16>) {
+    package func discoverIncludedServices(_ peer: PeerAddress, request: RequestID, in service: ClosedRange<AttributeHandle>) {
         withClient(peer, request) { client, respond in
             client.findIncludedServices(of: Self.service(service, in: client)) { result in
                 answer(result, respond) { respond(.includedServices($0)) }
@@ -47,7 +48,7 @@ extension HostCentralBackend {
     /// Discover Characteristics by UUID (Core v5.4 Vol 3 Part G §4.6.2) when `uuids` holds exactly one UUID, else
     /// Discover All Characteristics of a Service (§4.6.1), in the service's handle range. Responds `.characteristics`
     /// (properties byte as on air, §3.3.1.1), or `.failure`.
-    package func discoverCharacteristics(_ peer: PeerAddress, request: RequestID, in service: ClosedRange<UInt16>, uuids: [BluetoothUUID]?) {
+    package func discoverCharacteristics(_ peer: PeerAddress, request: RequestID, in service: ClosedRange<AttributeHandle>, uuids: [BluetoothUUID]?) {
         withClient(peer, request) { client, respond in
             let uuid = uuids?.count == 1 ? uuids?.first : nil
             client.discoverCharacteristics(of: Self.service(service, in: client), uuid: uuid) { result in
@@ -58,7 +59,7 @@ extension HostCentralBackend {
 
     /// Discover All Characteristic Descriptors (Core v5.4 Vol 3 Part G §4.7.1) in `range` (value handle + 1 ...
     /// characteristic end). Responds `.descriptors`, or `.failure`.
-    package func discoverDescriptors(_ peer: PeerAddress, request: RequestID, in range: ClosedRange<UInt16>) {
+    package func discoverDescriptors(_ peer: PeerAddress, request: RequestID, in range: ClosedRange<AttributeHandle>) {
         withClient(peer, request) { client, respond in
             client.discoverDescriptors(of: Self.characteristic(descriptors: range, in: client)) { result in
                 answer(result, respond) { respond(.descriptors($0)) }
@@ -68,7 +69,7 @@ extension HostCentralBackend {
 
     /// Reads in full (Read, then Read Blob while parts fill the PDU, Vol 3 Part G §4.8.3), as iOS always does.
     /// A read of the GAP Device Name (0x2A00, Vol 3 Part C §12.1) also reports ``BackendEvent/nameChanged(_:name:)``.
-    package func read(_ peer: PeerAddress, request: RequestID, handle: UInt16) {
+    package func read(_ peer: PeerAddress, request: RequestID, handle: AttributeHandle) {
         withClient(peer, request) { [weak self] client, respond in
             let isDeviceName = client.cache.characteristic(valueHandle: handle)?.uuid == BluetoothUUID(0x2A00)
             client.read(handle, long: true) { result in
@@ -85,7 +86,7 @@ extension HostCentralBackend {
     /// Without response (or without a request ID): Write Without Response (§4.9.1), no response; a value longer than
     /// ATT_MTU - 3 is refused by the GATT client and dropped with a diagnostic; a full ACL queue is reported as
     /// ``BackendEvent/writeWithoutResponseAvailability(_:canSend:)`` false.
-    package func write(_ peer: PeerAddress, request: RequestID?, handle: UInt16, value: [UInt8], withResponse: Bool) {
+    package func write(_ peer: PeerAddress, request: RequestID?, handle: AttributeHandle, value: [UInt8], withResponse: Bool) {
         guard withResponse, let request else { return writeWithoutResponse(peer, handle: handle, value: value) }
         withClient(peer, request) { client, respond in
             let done: (Result<Void, GATTError>) -> Void = { result in answer(result, respond) { respond(.written) } }
@@ -100,14 +101,14 @@ extension HostCentralBackend {
     /// A Write Command (Vol 3 Part G §4.9.1), then ``BackendEvent/writeWithoutResponseSent(_:canSend:)`` with whether
     /// the host's ACL queue toward the controller has room; when it had none, ``Host/HostEvent/readyToSendWriteWithoutResponse(handle:)``
     /// says when it drained (as ``BackendEvent/writeWithoutResponseAvailability(_:canSend:)`` true).
-    func writeWithoutResponse(_ peer: PeerAddress, handle: UInt16, value: [UInt8]) {
+    func writeWithoutResponse(_ peer: PeerAddress, handle: AttributeHandle, value: [UInt8]) {
         queue.async { [self] in
             guard let link = links[peer] else { return emit(.writeWithoutResponseSent(peer, canSend: false)) }
             host.withGATT(link.handle) { client in
                 do {
                     try client?.writeWithoutResponse(value, to: handle)
                 } catch {
-                    Diagnostics.warning("write without response to 0x\(String(handle, radix: 16)) dropped: \(error)")
+                    Diagnostics.warning("write without response to 0x\(String(handle.rawValue, radix: 16)) dropped: \(error)")
                 }
             }
             // Asked after the write was queued on the host's queue, so it sees it; false arms the host's
@@ -122,8 +123,8 @@ extension HostCentralBackend {
     /// `valueHandle + 1 ... endHandle` when the client's cache has no CCCD for it (`cccdHandle`, the one the app
     /// discovered, is then already cached). Values arrive as ``BackendEvent/valueNotified(_:handle:value:isIndication:)``.
     /// Responds `.written`, `.failure(.att(.attributeNotFound))` when there is no CCCD, or the write's failure.
-    package func setNotification(_ peer: PeerAddress, request: RequestID, valueHandle: UInt16, endHandle: UInt16,
-                                cccdHandle: UInt16?, configuration: GATTClientCharacteristicConfiguration) {
+    package func setNotification(_ peer: PeerAddress, request: RequestID, valueHandle: AttributeHandle, endHandle: AttributeHandle,
+                                cccdHandle: AttributeHandle?, configuration: GATTClientCharacteristicConfiguration) {
         withClient(peer, request) { [weak self] client, respond in
             let characteristic = Self.characteristic(descriptors: (valueHandle &+ 1)...max(valueHandle &+ 1, endHandle), in: client)
             let configure = {
@@ -163,14 +164,14 @@ extension HostCentralBackend {
     }
 
     /// The cached service for a handle range, or one made from the range (procedures use only its handles).
-    static func service(_ range: ClosedRange<UInt16>, in client: GATTClient) -> GATTService {
+    static func service(_ range: ClosedRange<AttributeHandle>, in client: GATTClient) -> GATTService {
         client.cache.service(startingAt: range.lowerBound).flatMap { $0.endHandle == range.upperBound ? $0 : nil }
             ?? GATTService(uuid: BluetoothUUID(0x0000), isPrimary: true, startHandle: range.lowerBound, endHandle: range.upperBound)
     }
 
     /// The cached characteristic whose descriptors lie in `range` (value handle just before it), or one made from the
     /// range: the declaration immediately precedes the value (Core v5.4 Vol 3 Part G §3.3).
-    static func characteristic(descriptors range: ClosedRange<UInt16>, in client: GATTClient) -> GATTCharacteristic {
+    static func characteristic(descriptors range: ClosedRange<AttributeHandle>, in client: GATTClient) -> GATTCharacteristic {
         let valueHandle = range.lowerBound &- 1
         if let cached = client.cache.characteristic(valueHandle: valueHandle), cached.endHandle == range.upperBound { return cached }
         return GATTCharacteristic(declarationHandle: valueHandle &- 1, valueHandle: valueHandle, endHandle: range.upperBound,

@@ -1,5 +1,6 @@
 // How discovery results merge into a peripheral's service, characteristic and descriptor objects.
 internal import OCBCore
+internal import OCBATT
 internal import OCBGATT
 import Foundation
 
@@ -64,7 +65,7 @@ extension CBPeripheral {
     }
 
     /// The characteristic whose value handle is `handle`, if discovered and valid (lock held).
-    func characteristic(valueHandle handle: UInt16) -> CBCharacteristic? {
+    func characteristic(valueHandle handle: AttributeHandle) -> CBCharacteristic? {
         for service in storedServices ?? [] {
             if let found = service.storedCharacteristics?.first(where: { $0.valueHandle == handle && !$0.invalidated }) { return found }
         }

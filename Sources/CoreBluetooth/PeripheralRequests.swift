@@ -1,6 +1,7 @@
 // How a peripheral hands the app's requests to the backend and answers each with its delegate callback.
 internal import OCBCore
 internal import OCBGATT
+internal import OCBATT
 import Foundation
 
 extension CBPeripheral {

@@ -1,5 +1,6 @@
 // The backend for an unusable transport option, and the hook that chooses the backend of each manager.
 internal import OCBCore
+internal import OCBATT
 internal import OCBGATT
 
 /// A backend with no controller (a malformed transport option or `OCB_TRANSPORT`): it reports `.unsupported` and
@@ -14,13 +15,13 @@ final class UnavailableBackend: CentralBackend {
     func connect(_ peer: PeerAddress) {}
     func cancelConnection(_ peer: PeerAddress) {}
     func discoverServices(_ peer: PeerAddress, request: RequestID, uuids: [BluetoothUUID]?) {}
-    func discoverIncludedServices(_ peer: PeerAddress, request: RequestID, in service: ClosedRange<UInt16>) {}
-    func discoverCharacteristics(_ peer: PeerAddress, request: RequestID, in service: ClosedRange<UInt16>, uuids: [BluetoothUUID]?) {}
-    func discoverDescriptors(_ peer: PeerAddress, request: RequestID, in range: ClosedRange<UInt16>) {}
-    func read(_ peer: PeerAddress, request: RequestID, handle: UInt16) {}
-    func write(_ peer: PeerAddress, request: RequestID?, handle: UInt16, value: [UInt8], withResponse: Bool) {}
-    func setNotification(_ peer: PeerAddress, request: RequestID, valueHandle: UInt16, endHandle: UInt16,
-                         cccdHandle: UInt16?, configuration: GATTClientCharacteristicConfiguration) {}
+    func discoverIncludedServices(_ peer: PeerAddress, request: RequestID, in service: ClosedRange<AttributeHandle>) {}
+    func discoverCharacteristics(_ peer: PeerAddress, request: RequestID, in service: ClosedRange<AttributeHandle>, uuids: [BluetoothUUID]?) {}
+    func discoverDescriptors(_ peer: PeerAddress, request: RequestID, in range: ClosedRange<AttributeHandle>) {}
+    func read(_ peer: PeerAddress, request: RequestID, handle: AttributeHandle) {}
+    func write(_ peer: PeerAddress, request: RequestID?, handle: AttributeHandle, value: [UInt8], withResponse: Bool) {}
+    func setNotification(_ peer: PeerAddress, request: RequestID, valueHandle: AttributeHandle, endHandle: AttributeHandle,
+                         cccdHandle: AttributeHandle?, configuration: GATTClientCharacteristicConfiguration) {}
     func readRSSI(_ peer: PeerAddress, request: RequestID) {}
 }
 

@@ -185,7 +185,7 @@ enum ATTChecks {
             return
         }
         report.check("att remote disconnect", error == .closed,
-                     "onClose(\(error.map { "\($0)" } ?? "nil")) \(ContinuousClock.now - started) after ATT_WRITE_CMD to 0x\(String(handle, radix: 16))")
+                     "onClose(\(error.map { "\($0)" } ?? "nil")) \(ContinuousClock.now - started) after ATT_WRITE_CMD to 0x\(String(handle.rawValue, radix: 16))")
         do {
             try socket.send(ATTExchangeMTURequest(clientRxMTU: 23).bytes)
             report.fail("att send after close", "send succeeded on a closed socket")

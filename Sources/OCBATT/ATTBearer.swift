@@ -345,13 +345,13 @@ public struct ATTBearer: Sendable {
         }
     }
 
-    private mutating func deliver(handle: UInt16, value: [UInt8], kind: ATTValueKind) {
+    private mutating func deliver(handle: AttributeHandle, value: [UInt8], kind: ATTValueKind) {
         events.append(.value(handle: handle, value: value, kind: kind))
     }
 
     // MARK: Server side
 
-    private mutating func answer(_ opcode: ATTOpcode, handle: UInt16, error: ATTError) {
+    private mutating func answer(_ opcode: ATTOpcode, handle: AttributeHandle, error: ATTError) {
         events.append(.send(ATTErrorResponse(requestOpcode: opcode, attributeHandle: handle, error: error).bytes))
         events.append(.diagnostic(.answeredPeerRequest(opcode, error: error)))
     }
@@ -395,8 +395,8 @@ public struct ATTBearer: Sendable {
         }
     }
 
-    private mutating func answerDiscovery(_ opcode: ATTOpcode, _ start: UInt16, _ end: UInt16) {
-        let validRange = start != 0 && start <= end
+    private mutating func answerDiscovery(_ opcode: ATTOpcode, _ start: AttributeHandle, _ end: AttributeHandle) {
+        let validRange = start.rawValue != 0 && start <= end
         answer(opcode, handle: start, error: validRange ? .attributeNotFound : .invalidHandle)
     }
 }

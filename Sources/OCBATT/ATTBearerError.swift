@@ -25,7 +25,7 @@ public enum ATTBearerError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .errorResponse(let response): "\(response.requestOpcode.name) on handle 0x\(String(response.attributeHandle, radix: 16)): \(response.error)"
+        case .errorResponse(let response): "\(response.requestOpcode.name) on handle 0x\(String(response.attributeHandle.rawValue, radix: 16)): \(response.error)"
         case .timeout: "ATT transaction timed out (30 s); bearer closed"
         case .bearerClosed: "ATT bearer closed"
         case .exceedsMTU(let length, let mtu): "PDU of \(length) bytes exceeds ATT_MTU \(mtu)"

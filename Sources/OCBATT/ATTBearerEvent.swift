@@ -22,7 +22,7 @@ public enum ATTBearerEvent: Hashable, Sendable {
     case send([UInt8])
     /// A notified or indicated value (the GATT client routes it to its subscriber). For an indication the confirmation
     /// ``send(_:)`` follows immediately after this event.
-    case value(handle: UInt16, value: [UInt8], kind: ATTValueKind)
+    case value(handle: AttributeHandle, value: [UInt8], kind: ATTValueKind)
     /// A request finished: its response PDU, or why it failed.
     case requestCompleted(ATTRequestID, Result<ATTPDU, ATTBearerError>)
     /// ATT_MTU changed to this many bytes.

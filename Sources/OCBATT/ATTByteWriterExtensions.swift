@@ -4,7 +4,7 @@ import OCBCore
 
 extension ByteWriter {
     /// Appends Starting Handle and Ending Handle (2 bytes each), as discovery requests carry them (Vol 3 Part F §3.4.3, §3.4.4).
-    mutating func writeRange(opcode: ATTOpcode, _ start: UInt16, _ end: UInt16) {
+    mutating func writeRange(opcode: ATTOpcode, _ start: AttributeHandle, _ end: AttributeHandle) {
         write(opcode.rawValue)
         write(start)
         write(end)

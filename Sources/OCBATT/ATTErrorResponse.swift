@@ -11,12 +11,12 @@ public struct ATTErrorResponse: ATTPDUCoding {
     /// The opcode of the request that failed.
     public var requestOpcode: ATTOpcode
     /// The handle the error concerns (0x0000 when none).
-    public var attributeHandle: UInt16
+    public var attributeHandle: AttributeHandle
     /// The reason.
     public var error: ATTError
 
     /// Makes the PDU.
-    public init(requestOpcode: ATTOpcode, attributeHandle: UInt16, error: ATTError) {
+    public init(requestOpcode: ATTOpcode, attributeHandle: AttributeHandle, error: ATTError) {
         self.requestOpcode = requestOpcode
         self.attributeHandle = attributeHandle
         self.error = error
@@ -28,7 +28,7 @@ public struct ATTErrorResponse: ATTPDUCoding {
     public init(bytes: [UInt8]) throws(ATTDecodingError) {
         var reader = try ATTPDUReader(bytes, opcode: Self.opcode)
         requestOpcode = ATTOpcode(rawValue: try reader.uint8("Request Opcode In Error"))
-        attributeHandle = try reader.uint16("Attribute Handle In Error")
+        attributeHandle = try reader.handle("Attribute Handle In Error")
         error = ATTError(rawValue: try reader.uint8("Error Code"))
         try reader.end()
     }

@@ -10,16 +10,16 @@ public struct ATTFindByTypeValueRequest: ATTRequestPDU {
     /// 0x06, ATT_FIND_BY_TYPE_VALUE_REQ.
     public static let opcode = ATTOpcode.findByTypeValueRequest
     /// First requested handle.
-    public var startingHandle: UInt16
+    public var startingHandle: AttributeHandle
     /// Last requested handle.
-    public var endingHandle: UInt16
+    public var endingHandle: AttributeHandle
     /// The 16-bit attribute type (e.g. 0x2800 «Primary Service»).
     public var attributeType: UInt16
     /// The value to match.
     public var attributeValue: [UInt8]
 
     /// Makes the PDU.
-    public init(startingHandle: UInt16, endingHandle: UInt16, attributeType: UInt16, attributeValue: [UInt8]) {
+    public init(startingHandle: AttributeHandle, endingHandle: AttributeHandle, attributeType: UInt16, attributeValue: [UInt8]) {
         self.startingHandle = startingHandle
         self.endingHandle = endingHandle
         self.attributeType = attributeType
@@ -30,8 +30,8 @@ public struct ATTFindByTypeValueRequest: ATTRequestPDU {
     /// `.empty`, `.unexpectedOpcode` (byte 0 not 0x06) or `.truncated` (fewer than 7 bytes).
     public init(bytes: [UInt8]) throws(ATTDecodingError) {
         var reader = try ATTPDUReader(bytes, opcode: Self.opcode)
-        startingHandle = try reader.uint16("Starting Handle")
-        endingHandle = try reader.uint16("Ending Handle")
+        startingHandle = try reader.handle("Starting Handle")
+        endingHandle = try reader.handle("Ending Handle")
         attributeType = try reader.uint16("Attribute Type")
         attributeValue = reader.rest()
     }
@@ -57,12 +57,12 @@ public struct ATTFindByTypeValueResponse: ATTPDUCoding {
     /// One Handles Information entry.
     public struct HandlesInformation: Hashable, Sendable {
         /// The handle of the matching attribute.
-        public var foundAttributeHandle: UInt16
+        public var foundAttributeHandle: AttributeHandle
         /// The last handle of its group (the attribute handle itself when it is not a grouping attribute).
-        public var groupEndHandle: UInt16
+        public var groupEndHandle: AttributeHandle
 
         /// Makes an entry.
-        public init(foundAttributeHandle: UInt16, groupEndHandle: UInt16) {
+        public init(foundAttributeHandle: AttributeHandle, groupEndHandle: AttributeHandle) {
             self.foundAttributeHandle = foundAttributeHandle
             self.groupEndHandle = groupEndHandle
         }
@@ -84,8 +84,8 @@ public struct ATTFindByTypeValueResponse: ATTPDUCoding {
         }
         var list: [HandlesInformation] = []
         while reader.remaining > 0 {
-            list.append(HandlesInformation(foundAttributeHandle: try reader.uint16("Found Attribute Handle"),
-                                           groupEndHandle: try reader.uint16("Group End Handle")))
+            list.append(HandlesInformation(foundAttributeHandle: try reader.handle("Found Attribute Handle"),
+                                           groupEndHandle: try reader.handle("Group End Handle")))
         }
         handlesInformationList = list
     }

@@ -9,12 +9,12 @@ public struct ATTFindInformationRequest: ATTRequestPDU {
     /// 0x04, ATT_FIND_INFORMATION_REQ.
     public static let opcode = ATTOpcode.findInformationRequest
     /// First requested handle.
-    public var startingHandle: UInt16
+    public var startingHandle: AttributeHandle
     /// Last requested handle.
-    public var endingHandle: UInt16
+    public var endingHandle: AttributeHandle
 
     /// Makes the PDU.
-    public init(startingHandle: UInt16, endingHandle: UInt16) {
+    public init(startingHandle: AttributeHandle, endingHandle: AttributeHandle) {
         self.startingHandle = startingHandle
         self.endingHandle = endingHandle
     }
@@ -23,8 +23,8 @@ public struct ATTFindInformationRequest: ATTRequestPDU {
     /// `.truncated` (fewer than 5 bytes) or `.trailingBytes` (more).
     public init(bytes: [UInt8]) throws(ATTDecodingError) {
         var reader = try ATTPDUReader(bytes, opcode: Self.opcode)
-        startingHandle = try reader.uint16("Starting Handle")
-        endingHandle = try reader.uint16("Ending Handle")
+        startingHandle = try reader.handle("Starting Handle")
+        endingHandle = try reader.handle("Ending Handle")
         try reader.end()
     }
 
@@ -59,12 +59,12 @@ public struct ATTFindInformationResponse: ATTPDUCoding {
     /// One handle-UUID pair.
     public struct Entry: Hashable, Sendable {
         /// The attribute handle.
-        public var handle: UInt16
+        public var handle: AttributeHandle
         /// The attribute type.
         public var uuid: BluetoothUUID
 
         /// Makes an entry.
-        public init(handle: UInt16, uuid: BluetoothUUID) {
+        public init(handle: AttributeHandle, uuid: BluetoothUUID) {
             self.handle = handle
             self.uuid = uuid
         }
@@ -99,7 +99,7 @@ public struct ATTFindInformationResponse: ATTPDUCoding {
         }
         var entries: [Entry] = []
         while reader.remaining > 0 {
-            let handle = try reader.uint16("Handle")
+            let handle = try reader.handle("Handle")
             let run = try reader.bytes(format.entryLength - 2, "UUID")
             guard let uuid = BluetoothUUID(littleEndianBytes: run) else { throw reader.fail("UUID", .invalidUUIDLength(run.count)) }
             entries.append(Entry(handle: handle, uuid: uuid))

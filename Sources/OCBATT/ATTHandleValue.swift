@@ -9,12 +9,12 @@ public struct ATTHandleValueNotification: ATTHandleValueLayout {
     /// 0x1B, ATT_HANDLE_VALUE_NTF.
     public static let opcode = ATTOpcode.handleValueNotification
     /// The handle of the notified value.
-    public var attributeHandle: UInt16
+    public var attributeHandle: AttributeHandle
     /// The value, 0 to ATT_MTU - 3 bytes.
     public var attributeValue: [UInt8]
 
     /// Makes the PDU.
-    public init(attributeHandle: UInt16, attributeValue: [UInt8]) {
+    public init(attributeHandle: AttributeHandle, attributeValue: [UInt8]) {
         self.attributeHandle = attributeHandle
         self.attributeValue = attributeValue
     }
@@ -27,12 +27,12 @@ public struct ATTHandleValueIndication: ATTHandleValueLayout {
     /// 0x1D, ATT_HANDLE_VALUE_IND.
     public static let opcode = ATTOpcode.handleValueIndication
     /// The handle of the indicated value.
-    public var attributeHandle: UInt16
+    public var attributeHandle: AttributeHandle
     /// The value, 0 to ATT_MTU - 3 bytes.
     public var attributeValue: [UInt8]
 
     /// Makes the PDU.
-    public init(attributeHandle: UInt16, attributeValue: [UInt8]) {
+    public init(attributeHandle: AttributeHandle, attributeValue: [UInt8]) {
         self.attributeHandle = attributeHandle
         self.attributeValue = attributeValue
     }

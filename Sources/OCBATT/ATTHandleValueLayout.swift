@@ -7,11 +7,11 @@ import OCBCore
 /// §3.4.5.3, §3.4.7.1, §3.4.7.2). Conforming types get `init(bytes:)` and `bytes` from this layout.
 public protocol ATTHandleValueLayout: ATTPDUCoding {
     /// The attribute handle the value belongs to.
-    var attributeHandle: UInt16 { get }
+    var attributeHandle: AttributeHandle { get }
     /// The attribute value, 0 to ATT_MTU − 3 bytes.
     var attributeValue: [UInt8] { get }
     /// Makes the PDU from its two fields.
-    init(attributeHandle: UInt16, attributeValue: [UInt8])
+    init(attributeHandle: AttributeHandle, attributeValue: [UInt8])
 }
 
 extension ATTHandleValueLayout {
@@ -19,7 +19,7 @@ extension ATTHandleValueLayout {
     /// `.unexpectedOpcode` (byte 0 is not `Self.opcode`) or `.truncated` (fewer than 3 bytes).
     public init(bytes: [UInt8]) throws(ATTDecodingError) {
         var reader = try ATTPDUReader(bytes, opcode: Self.opcode)
-        let handle = try reader.uint16("Attribute Handle")
+        let handle = try reader.handle("Attribute Handle")
         self.init(attributeHandle: handle, attributeValue: reader.rest())
     }
 
@@ -59,13 +59,13 @@ extension ATTOpcodeOnlyLayout {
 /// Vol 3 Part F §3.4.6.1, §3.4.6.2). Conforming types get `init(bytes:)` and `bytes` from this layout.
 public protocol ATTPreparedValueLayout: ATTPDUCoding {
     /// The attribute handle the part belongs to.
-    var attributeHandle: UInt16 { get }
+    var attributeHandle: AttributeHandle { get }
     /// Offset of the part's first byte in the attribute value, in bytes.
     var valueOffset: UInt16 { get }
     /// The part of the value.
     var partAttributeValue: [UInt8] { get }
     /// Makes the PDU from its three fields.
-    init(attributeHandle: UInt16, valueOffset: UInt16, partAttributeValue: [UInt8])
+    init(attributeHandle: AttributeHandle, valueOffset: UInt16, partAttributeValue: [UInt8])
 }
 
 extension ATTPreparedValueLayout {
@@ -73,7 +73,7 @@ extension ATTPreparedValueLayout {
     /// `.unexpectedOpcode` (byte 0 is not `Self.opcode`) or `.truncated` (fewer than 5 bytes).
     public init(bytes: [UInt8]) throws(ATTDecodingError) {
         var reader = try ATTPDUReader(bytes, opcode: Self.opcode)
-        let handle = try reader.uint16("Attribute Handle")
+        let handle = try reader.handle("Attribute Handle")
         let offset = try reader.uint16("Value Offset")
         self.init(attributeHandle: handle, valueOffset: offset, partAttributeValue: reader.rest())
     }

@@ -14,12 +14,12 @@ public struct ATTMultipleHandleValueNotification: ATTPDUCoding {
     /// One Handle Length Value tuple.
     public struct HandleValue: Hashable, Sendable {
         /// The attribute handle.
-        public var attributeHandle: UInt16
+        public var attributeHandle: AttributeHandle
         /// The value (its length is the tuple's Value Length).
         public var attributeValue: [UInt8]
 
         /// Makes a tuple.
-        public init(attributeHandle: UInt16, attributeValue: [UInt8]) {
+        public init(attributeHandle: AttributeHandle, attributeValue: [UInt8]) {
             self.attributeHandle = attributeHandle
             self.attributeValue = attributeValue
         }
@@ -39,7 +39,7 @@ public struct ATTMultipleHandleValueNotification: ATTPDUCoding {
         guard reader.remaining > 0 else { throw reader.fail("Handle Length Value Tuple List", .tooFewEntries(minimum: 1, actual: 0)) }
         var tuples: [HandleValue] = []
         while reader.remaining > 0 {
-            let handle = try reader.uint16("Attribute Handle")
+            let handle = try reader.handle("Attribute Handle")
             let length = Int(try reader.uint16("Value Length"))
             tuples.append(HandleValue(attributeHandle: handle, attributeValue: try reader.bytes(length, "Attribute Value")))
         }

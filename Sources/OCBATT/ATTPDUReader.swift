@@ -29,6 +29,9 @@ struct ATTPDUReader {
         do { return try reader.readUInt8() } catch { throw fail(field, .truncated(needed: 1, available: error.available)) }
     }
 
+    mutating func handle(_ field: String) throws(ATTDecodingError) -> AttributeHandle {
+        AttributeHandle(rawValue: try uint16(field))
+    }
     mutating func uint16(_ field: String) throws(ATTDecodingError) -> UInt16 {
         do { return try reader.readUInt16() } catch { throw fail(field, .truncated(needed: 2, available: error.available)) }
     }

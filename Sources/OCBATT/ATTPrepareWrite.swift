@@ -9,14 +9,14 @@ public struct ATTPrepareWriteRequest: ATTRequestPDU, ATTPreparedValueLayout {
     /// 0x16, ATT_PREPARE_WRITE_REQ.
     public static let opcode = ATTOpcode.prepareWriteRequest
     /// The handle to write.
-    public var attributeHandle: UInt16
+    public var attributeHandle: AttributeHandle
     /// Offset of the first byte of the part, in bytes.
     public var valueOffset: UInt16
     /// The part of the value.
     public var partAttributeValue: [UInt8]
 
     /// Makes the PDU.
-    public init(attributeHandle: UInt16, valueOffset: UInt16, partAttributeValue: [UInt8]) {
+    public init(attributeHandle: AttributeHandle, valueOffset: UInt16, partAttributeValue: [UInt8]) {
         self.attributeHandle = attributeHandle
         self.valueOffset = valueOffset
         self.partAttributeValue = partAttributeValue
@@ -31,14 +31,14 @@ public struct ATTPrepareWriteResponse: ATTPreparedValueLayout {
     /// 0x17, ATT_PREPARE_WRITE_RSP.
     public static let opcode = ATTOpcode.prepareWriteResponse
     /// The handle written.
-    public var attributeHandle: UInt16
+    public var attributeHandle: AttributeHandle
     /// The offset, in bytes.
     public var valueOffset: UInt16
     /// The part as the server queued it.
     public var partAttributeValue: [UInt8]
 
     /// Makes the PDU.
-    public init(attributeHandle: UInt16, valueOffset: UInt16, partAttributeValue: [UInt8]) {
+    public init(attributeHandle: AttributeHandle, valueOffset: UInt16, partAttributeValue: [UInt8]) {
         self.attributeHandle = attributeHandle
         self.valueOffset = valueOffset
         self.partAttributeValue = partAttributeValue

@@ -9,10 +9,10 @@ public struct ATTReadRequest: ATTRequestPDU {
     /// 0x0A, ATT_READ_REQ.
     public static let opcode = ATTOpcode.readRequest
     /// The handle to read.
-    public var attributeHandle: UInt16
+    public var attributeHandle: AttributeHandle
 
     /// Makes the PDU.
-    public init(attributeHandle: UInt16) {
+    public init(attributeHandle: AttributeHandle) {
         self.attributeHandle = attributeHandle
     }
 
@@ -20,7 +20,7 @@ public struct ATTReadRequest: ATTRequestPDU {
     /// `.truncated` (fewer than 3 bytes) or `.trailingBytes` (more).
     public init(bytes: [UInt8]) throws(ATTDecodingError) {
         var reader = try ATTPDUReader(bytes, opcode: Self.opcode)
-        attributeHandle = try reader.uint16("Attribute Handle")
+        attributeHandle = try reader.handle("Attribute Handle")
         try reader.end()
     }
 

@@ -9,12 +9,12 @@ public struct ATTReadBlobRequest: ATTRequestPDU {
     /// 0x0C, ATT_READ_BLOB_REQ.
     public static let opcode = ATTOpcode.readBlobRequest
     /// The handle to read.
-    public var attributeHandle: UInt16
+    public var attributeHandle: AttributeHandle
     /// Offset of the first byte to read, in bytes.
     public var valueOffset: UInt16
 
     /// Makes the PDU.
-    public init(attributeHandle: UInt16, valueOffset: UInt16) {
+    public init(attributeHandle: AttributeHandle, valueOffset: UInt16) {
         self.attributeHandle = attributeHandle
         self.valueOffset = valueOffset
     }
@@ -23,7 +23,7 @@ public struct ATTReadBlobRequest: ATTRequestPDU {
     /// `.truncated` (fewer than 5 bytes) or `.trailingBytes` (more).
     public init(bytes: [UInt8]) throws(ATTDecodingError) {
         var reader = try ATTPDUReader(bytes, opcode: Self.opcode)
-        attributeHandle = try reader.uint16("Attribute Handle")
+        attributeHandle = try reader.handle("Attribute Handle")
         valueOffset = try reader.uint16("Value Offset")
         try reader.end()
     }

@@ -9,14 +9,14 @@ public struct ATTReadByGroupTypeRequest: ATTRequestPDU {
     /// 0x10, ATT_READ_BY_GROUP_TYPE_REQ.
     public static let opcode = ATTOpcode.readByGroupTypeRequest
     /// First requested handle.
-    public var startingHandle: UInt16
+    public var startingHandle: AttributeHandle
     /// Last requested handle.
-    public var endingHandle: UInt16
+    public var endingHandle: AttributeHandle
     /// The grouping type (0x2800 «Primary Service» or 0x2801 «Secondary Service» in GATT).
     public var attributeGroupType: BluetoothUUID
 
     /// Makes the PDU.
-    public init(startingHandle: UInt16, endingHandle: UInt16, attributeGroupType: BluetoothUUID) {
+    public init(startingHandle: AttributeHandle, endingHandle: AttributeHandle, attributeGroupType: BluetoothUUID) {
         self.startingHandle = startingHandle
         self.endingHandle = endingHandle
         self.attributeGroupType = attributeGroupType
@@ -26,8 +26,8 @@ public struct ATTReadByGroupTypeRequest: ATTRequestPDU {
     /// `.truncated` (fewer than 5 bytes) or `.invalidUUIDLength` (Attribute Group Type neither 2 nor 16 bytes).
     public init(bytes: [UInt8]) throws(ATTDecodingError) {
         var reader = try ATTPDUReader(bytes, opcode: Self.opcode)
-        startingHandle = try reader.uint16("Starting Handle")
-        endingHandle = try reader.uint16("Ending Handle")
+        startingHandle = try reader.handle("Starting Handle")
+        endingHandle = try reader.handle("Ending Handle")
         attributeGroupType = try reader.uuid("Attribute Group Type")
     }
 
@@ -53,14 +53,14 @@ public struct ATTReadByGroupTypeResponse: ATTPDUCoding {
     /// One group.
     public struct AttributeData: Hashable, Sendable {
         /// The grouping attribute's handle.
-        public var attributeHandle: UInt16
+        public var attributeHandle: AttributeHandle
         /// The last handle of the group.
-        public var endGroupHandle: UInt16
+        public var endGroupHandle: AttributeHandle
         /// The grouping attribute's value (for a service: its UUID, 2 or 16 bytes little-endian).
         public var attributeValue: [UInt8]
 
         /// Makes an entry.
-        public init(attributeHandle: UInt16, endGroupHandle: UInt16, attributeValue: [UInt8]) {
+        public init(attributeHandle: AttributeHandle, endGroupHandle: AttributeHandle, attributeValue: [UInt8]) {
             self.attributeHandle = attributeHandle
             self.endGroupHandle = endGroupHandle
             self.attributeValue = attributeValue
@@ -83,8 +83,8 @@ public struct ATTReadByGroupTypeResponse: ATTPDUCoding {
     public init(bytes: [UInt8]) throws(ATTDecodingError) {
         var reader = try ATTPDUReader(bytes, opcode: Self.opcode)
         attributeDataList = try reader.lengthPrefixedEntries("Attribute Data List", minimumEntryLength: 4).map { entry in
-            AttributeData(attributeHandle: UInt16(entry[0]) | UInt16(entry[1]) << 8,
-                          endGroupHandle: UInt16(entry[2]) | UInt16(entry[3]) << 8,
+            AttributeData(attributeHandle: AttributeHandle(rawValue: UInt16(entry[0]) | UInt16(entry[1]) << 8),
+                          endGroupHandle: AttributeHandle(rawValue: UInt16(entry[2]) | UInt16(entry[3]) << 8),
                           attributeValue: Array(entry.dropFirst(4)))
         }
     }

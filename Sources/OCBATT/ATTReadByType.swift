@@ -10,14 +10,14 @@ public struct ATTReadByTypeRequest: ATTRequestPDU {
     /// 0x08, ATT_READ_BY_TYPE_REQ.
     public static let opcode = ATTOpcode.readByTypeRequest
     /// First requested handle.
-    public var startingHandle: UInt16
+    public var startingHandle: AttributeHandle
     /// Last requested handle.
-    public var endingHandle: UInt16
+    public var endingHandle: AttributeHandle
     /// The attribute type (e.g. 0x2803 «Characteristic»).
     public var attributeType: BluetoothUUID
 
     /// Makes the PDU.
-    public init(startingHandle: UInt16, endingHandle: UInt16, attributeType: BluetoothUUID) {
+    public init(startingHandle: AttributeHandle, endingHandle: AttributeHandle, attributeType: BluetoothUUID) {
         self.startingHandle = startingHandle
         self.endingHandle = endingHandle
         self.attributeType = attributeType
@@ -27,8 +27,8 @@ public struct ATTReadByTypeRequest: ATTRequestPDU {
     /// `.truncated` (fewer than 5 bytes) or `.invalidUUIDLength` (Attribute Type neither 2 nor 16 bytes).
     public init(bytes: [UInt8]) throws(ATTDecodingError) {
         var reader = try ATTPDUReader(bytes, opcode: Self.opcode)
-        startingHandle = try reader.uint16("Starting Handle")
-        endingHandle = try reader.uint16("Ending Handle")
+        startingHandle = try reader.handle("Starting Handle")
+        endingHandle = try reader.handle("Ending Handle")
         attributeType = try reader.uuid("Attribute Type")
     }
 
@@ -54,12 +54,12 @@ public struct ATTReadByTypeResponse: ATTPDUCoding {
     /// One handle-value pair.
     public struct AttributeData: Hashable, Sendable {
         /// The attribute handle.
-        public var attributeHandle: UInt16
+        public var attributeHandle: AttributeHandle
         /// The attribute value (possibly cut by the server to fit ATT_MTU or 253 bytes).
         public var attributeValue: [UInt8]
 
         /// Makes an entry.
-        public init(attributeHandle: UInt16, attributeValue: [UInt8]) {
+        public init(attributeHandle: AttributeHandle, attributeValue: [UInt8]) {
             self.attributeHandle = attributeHandle
             self.attributeValue = attributeValue
         }
@@ -81,7 +81,7 @@ public struct ATTReadByTypeResponse: ATTPDUCoding {
     public init(bytes: [UInt8]) throws(ATTDecodingError) {
         var reader = try ATTPDUReader(bytes, opcode: Self.opcode)
         attributeDataList = try reader.lengthPrefixedEntries("Attribute Data List", minimumEntryLength: 2).map { entry in
-            AttributeData(attributeHandle: UInt16(entry[0]) | UInt16(entry[1]) << 8, attributeValue: Array(entry.dropFirst(2)))
+            AttributeData(attributeHandle: AttributeHandle(rawValue: UInt16(entry[0]) | UInt16(entry[1]) << 8), attributeValue: Array(entry.dropFirst(2)))
         }
     }
 

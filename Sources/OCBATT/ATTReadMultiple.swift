@@ -10,10 +10,10 @@ public struct ATTReadMultipleRequest: ATTRequestPDU {
     /// 0x0E, ATT_READ_MULTIPLE_REQ.
     public static let opcode = ATTOpcode.readMultipleRequest
     /// The handles to read, in order.
-    public var setOfHandles: [UInt16]
+    public var setOfHandles: [AttributeHandle]
 
     /// Makes the PDU.
-    public init(setOfHandles: [UInt16]) { self.setOfHandles = setOfHandles }
+    public init(setOfHandles: [AttributeHandle]) { self.setOfHandles = setOfHandles }
 
     /// Decodes the PDU. Throws ``ATTDecodingError``: `.empty`, `.unexpectedOpcode` (byte 0 not 0x0E),
     /// `.notAWholeNumberOfEntries` (an odd number of handle bytes) or `.tooFewEntries` (fewer than two handles).
@@ -52,16 +52,16 @@ public struct ATTReadMultipleResponse: ATTPDUCoding {
 
 extension ATTPDUReader {
     /// Reads a Set Of Handles filling the rest of the PDU: at least two 2-byte handles.
-    mutating func handleList() throws(ATTDecodingError) -> [UInt16] {
+    mutating func handleList() throws(ATTDecodingError) -> [AttributeHandle] {
         guard remaining % 2 == 0 else { throw fail("Set Of Handles", .notAWholeNumberOfEntries(entryLength: 2, bodyLength: remaining)) }
         guard remaining >= 4 else { throw fail("Set Of Handles", .tooFewEntries(minimum: 2, actual: remaining / 2)) }
-        var handles: [UInt16] = []
-        while remaining > 0 { handles.append(try uint16("Handle")) }
+        var handles: [AttributeHandle] = []
+        while remaining > 0 { handles.append(try handle("Handle")) }
         return handles
     }
 
     /// Encodes an opcode and a Set Of Handles.
-    static func encodeHandleList(opcode: ATTOpcode, _ handles: [UInt16]) -> [UInt8] {
+    static func encodeHandleList(opcode: ATTOpcode, _ handles: [AttributeHandle]) -> [UInt8] {
         var writer = ByteWriter(capacity: 1 + 2 * handles.count)
         writer.write(opcode.rawValue)
         for handle in handles { writer.write(handle) }

@@ -9,10 +9,10 @@ public struct ATTReadMultipleVariableRequest: ATTRequestPDU {
     /// 0x20, ATT_READ_MULTIPLE_VARIABLE_REQ.
     public static let opcode = ATTOpcode.readMultipleVariableRequest
     /// The handles to read, in order.
-    public var setOfHandles: [UInt16]
+    public var setOfHandles: [AttributeHandle]
 
     /// Makes the PDU.
-    public init(setOfHandles: [UInt16]) { self.setOfHandles = setOfHandles }
+    public init(setOfHandles: [AttributeHandle]) { self.setOfHandles = setOfHandles }
 
     /// Decodes the PDU. Throws ``ATTDecodingError``: `.empty`, `.unexpectedOpcode` (byte 0 not 0x20),
     /// `.notAWholeNumberOfEntries` (an odd number of handle bytes) or `.tooFewEntries` (fewer than two handles).

@@ -12,14 +12,14 @@ public struct ATTSignedWriteCommand: ATTCommandPDU {
     /// Length of the Authentication Signature, in bytes.
     public static let signatureLength = 12
     /// The handle to write.
-    public var attributeHandle: UInt16
+    public var attributeHandle: AttributeHandle
     /// The value.
     public var attributeValue: [UInt8]
     /// The 12-byte signature (SignCounter then MAC).
     public var authenticationSignature: [UInt8]
 
     /// Makes the PDU; nil unless `authenticationSignature` is 12 bytes.
-    public init?(attributeHandle: UInt16, attributeValue: [UInt8], authenticationSignature: [UInt8]) {
+    public init?(attributeHandle: AttributeHandle, attributeValue: [UInt8], authenticationSignature: [UInt8]) {
         guard authenticationSignature.count == Self.signatureLength else { return nil }
         self.attributeHandle = attributeHandle
         self.attributeValue = attributeValue
@@ -31,7 +31,7 @@ public struct ATTSignedWriteCommand: ATTCommandPDU {
     /// bytes). The signature is not verified here.
     public init(bytes: [UInt8]) throws(ATTDecodingError) {
         var reader = try ATTPDUReader(bytes, opcode: Self.opcode)
-        attributeHandle = try reader.uint16("Attribute Handle")
+        attributeHandle = try reader.handle("Attribute Handle")
         let valueLength = reader.remaining - Self.signatureLength
         guard valueLength >= 0 else {
             throw reader.fail("Authentication Signature", .truncated(needed: Self.signatureLength, available: reader.remaining))
@@ -41,5 +41,5 @@ public struct ATTSignedWriteCommand: ATTCommandPDU {
     }
 
     /// 15 + value-length bytes: 0xD2, Attribute Handle (little-endian), Attribute Value, Authentication Signature.
-    public var bytes: [UInt8] { [Self.opcode.rawValue, UInt8(truncatingIfNeeded: attributeHandle), UInt8(truncatingIfNeeded: attributeHandle >> 8)] + attributeValue + authenticationSignature }
+    public var bytes: [UInt8] { [Self.opcode.rawValue, UInt8(truncatingIfNeeded: attributeHandle.rawValue), UInt8(truncatingIfNeeded: attributeHandle.rawValue >> 8)] + attributeValue + authenticationSignature }
 }

@@ -9,12 +9,12 @@ public struct ATTWriteRequest: ATTRequestPDU, ATTHandleValueLayout {
     /// 0x12, ATT_WRITE_REQ.
     public static let opcode = ATTOpcode.writeRequest
     /// The handle to write.
-    public var attributeHandle: UInt16
+    public var attributeHandle: AttributeHandle
     /// The value, 0 to ATT_MTU - 3 bytes.
     public var attributeValue: [UInt8]
 
     /// Makes the PDU.
-    public init(attributeHandle: UInt16, attributeValue: [UInt8]) {
+    public init(attributeHandle: AttributeHandle, attributeValue: [UInt8]) {
         self.attributeHandle = attributeHandle
         self.attributeValue = attributeValue
     }
@@ -38,12 +38,12 @@ public struct ATTWriteCommand: ATTCommandPDU, ATTHandleValueLayout {
     /// 0x52, ATT_WRITE_CMD (Command Flag set on method 0x12).
     public static let opcode = ATTOpcode.writeCommand
     /// The handle to write.
-    public var attributeHandle: UInt16
+    public var attributeHandle: AttributeHandle
     /// The value, 0 to ATT_MTU - 3 bytes.
     public var attributeValue: [UInt8]
 
     /// Makes the PDU.
-    public init(attributeHandle: UInt16, attributeValue: [UInt8]) {
+    public init(attributeHandle: AttributeHandle, attributeValue: [UInt8]) {
         self.attributeHandle = attributeHandle
         self.attributeValue = attributeValue
     }

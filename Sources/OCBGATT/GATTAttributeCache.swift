@@ -1,5 +1,6 @@
 // The client's picture of the server's database: services, included services, characteristics and descriptors.
 import OCBCore
+import OCBATT
 
 /// What the client has discovered of one server's attribute database (Core v5.4 Vol 3 Part G §2.5.2,
 /// attribute caching), kept per connection by ``GATTClient``.
@@ -13,11 +14,11 @@ public struct GATTAttributeCache: Hashable, Sendable {
     /// Every known service, sorted by start handle.
     public private(set) var services: [GATTService] = []
     /// Include declarations per service start handle.
-    public private(set) var includedServices: [UInt16: [GATTIncludedService]] = [:]
+    public private(set) var includedServices: [AttributeHandle: [GATTIncludedService]] = [:]
     /// Characteristics per service start handle, sorted by declaration handle.
-    public private(set) var characteristics: [UInt16: [GATTCharacteristic]] = [:]
+    public private(set) var characteristics: [AttributeHandle: [GATTCharacteristic]] = [:]
     /// Descriptors per characteristic declaration handle, sorted by handle.
-    public private(set) var descriptors: [UInt16: [GATTDescriptor]] = [:]
+    public private(set) var descriptors: [AttributeHandle: [GATTDescriptor]] = [:]
     /// Parts of whole-database discovery that failed while the rest went on, in the order met (at most one per
     /// part: one per service for includes and for characteristics, one per characteristic for descriptors, so
     /// bounded by the database). A part discovered again successfully, or a service dropped, removes its record.
@@ -27,12 +28,12 @@ public struct GATTAttributeCache: Hashable, Sendable {
     public init() {}
 
     /// The service whose range holds `handle`, if known.
-    public func service(containing handle: UInt16) -> GATTService? {
+    public func service(containing handle: AttributeHandle) -> GATTService? {
         services.first { $0.handles.contains(handle) }
     }
 
     /// The service that starts at `startHandle`, if known.
-    public func service(startingAt startHandle: UInt16) -> GATTService? {
+    public func service(startingAt startHandle: AttributeHandle) -> GATTService? {
         services.first { $0.startHandle == startHandle }
     }
 
@@ -40,13 +41,13 @@ public struct GATTAttributeCache: Hashable, Sendable {
     public func services(uuid: BluetoothUUID) -> [GATTService] { services.filter { $0.uuid == uuid } }
 
     /// The characteristic whose range (declaration to end handle) holds `handle`, if discovered.
-    public func characteristic(containing handle: UInt16) -> GATTCharacteristic? {
+    public func characteristic(containing handle: AttributeHandle) -> GATTCharacteristic? {
         guard let service = service(containing: handle) else { return nil }
         return characteristics[service.startHandle]?.first { $0.declarationHandle <= handle && handle <= $0.endHandle }
     }
 
     /// The characteristic whose value handle is `valueHandle`, if discovered.
-    public func characteristic(valueHandle: UInt16) -> GATTCharacteristic? {
+    public func characteristic(valueHandle: AttributeHandle) -> GATTCharacteristic? {
         characteristic(containing: valueHandle).flatMap { $0.valueHandle == valueHandle ? $0 : nil }
     }
 
@@ -74,7 +75,7 @@ public struct GATTAttributeCache: Hashable, Sendable {
     }
 
     /// Records the include declarations found in the service that starts at `serviceStart`.
-    public mutating func setIncludedServices(_ found: [GATTIncludedService], ofServiceAt serviceStart: UInt16) {
+    public mutating func setIncludedServices(_ found: [GATTIncludedService], ofServiceAt serviceStart: AttributeHandle) {
         includedServices[serviceStart] = found.sorted { $0.declarationHandle < $1.declarationHandle }
         discoveryFailures.removeAll { $0.part == .includedServices && $0.service.startHandle == serviceStart }
     }
@@ -87,7 +88,7 @@ public struct GATTAttributeCache: Hashable, Sendable {
 
     /// Records the characteristics found in the service that starts at `serviceStart`; descriptors of
     /// characteristics that are no longer there are dropped.
-    public mutating func setCharacteristics(_ found: [GATTCharacteristic], ofServiceAt serviceStart: UInt16) {
+    public mutating func setCharacteristics(_ found: [GATTCharacteristic], ofServiceAt serviceStart: AttributeHandle) {
         let old = characteristics[serviceStart] ?? []
         for characteristic in old where !found.contains(characteristic) {
             descriptors[characteristic.declarationHandle] = nil
@@ -97,14 +98,14 @@ public struct GATTAttributeCache: Hashable, Sendable {
     }
 
     /// Records the descriptors found for the characteristic declared at `declarationHandle`.
-    public mutating func setDescriptors(_ found: [GATTDescriptor], ofCharacteristicAt declarationHandle: UInt16) {
+    public mutating func setDescriptors(_ found: [GATTDescriptor], ofCharacteristicAt declarationHandle: AttributeHandle) {
         descriptors[declarationHandle] = found.sorted { $0.handle < $1.handle }
         discoveryFailures.removeAll { $0.part == .descriptors(characteristicDeclarationHandle: declarationHandle) }
     }
 
     /// Drops every service that overlaps `range`, with its contents, and returns the dropped services.
     @discardableResult
-    public mutating func remove(overlapping range: ClosedRange<UInt16>) -> [GATTService] {
+    public mutating func remove(overlapping range: ClosedRange<AttributeHandle>) -> [GATTService] {
         let dropped = services.filter { $0.handles.overlaps(range) }
         for service in dropped {
             for characteristic in characteristics[service.startHandle] ?? [] {

@@ -1,5 +1,6 @@
 // A characteristic found inside a service: declaration, value and end handles, properties and UUID.
 import OCBCore
+import OCBATT
 
 /// A characteristic (Core v5.4 Vol 3 Part G §3.3, found by §4.6).
 ///
@@ -9,18 +10,18 @@ import OCBCore
 /// characteristic declaration, or the service's end handle for the last characteristic.
 public struct GATTCharacteristic: Hashable, Sendable, CustomStringConvertible {
     /// Handle of the characteristic declaration.
-    public var declarationHandle: UInt16
+    public var declarationHandle: AttributeHandle
     /// Handle of the Characteristic Value declaration (read and write this one).
-    public var valueHandle: UInt16
+    public var valueHandle: AttributeHandle
     /// Last handle that belongs to the characteristic (its descriptors end here).
-    public var endHandle: UInt16
+    public var endHandle: AttributeHandle
     /// The Characteristic Properties byte.
     public var properties: GATTCharacteristicProperties
     /// The characteristic UUID.
     public var uuid: BluetoothUUID
 
     /// Makes a characteristic record.
-    public init(declarationHandle: UInt16, valueHandle: UInt16, endHandle: UInt16,
+    public init(declarationHandle: AttributeHandle, valueHandle: AttributeHandle, endHandle: AttributeHandle,
                 properties: GATTCharacteristicProperties, uuid: BluetoothUUID) {
         self.declarationHandle = declarationHandle
         self.valueHandle = valueHandle
@@ -30,7 +31,7 @@ public struct GATTCharacteristic: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The handles where this characteristic's descriptors can be, or nil when there is no room for any.
-    public var descriptorHandles: ClosedRange<UInt16>? {
+    public var descriptorHandles: ClosedRange<AttributeHandle>? {
         guard valueHandle < endHandle else { return nil }
         return (valueHandle + 1)...endHandle
     }

@@ -1,5 +1,6 @@
 // The GATT client's handling of Service Changed indications (Core v5.4 Vol 3 Part G §7.1): invalidate, rediscover.
 import OCBCore
+import OCBATT
 
 extension GATTClient {
     /// The Service Changed characteristic (0x2A05 in the Generic Attribute service 0x1801), if discovered.
@@ -20,10 +21,10 @@ extension GATTClient {
     /// every queued procedure.
     func serviceChangedIndicated(_ value: [UInt8]) {
         var reader = ByteReader(value)
-        var range: ClosedRange<UInt16> = 0x0001...0xFFFF
-        if value.count == 4, let start = try? reader.readUInt16(), let end = try? reader.readUInt16() {
+        var range: ClosedRange<AttributeHandle> = 0x0001...0xFFFF
+        if value.count == 4, let start = try? reader.readAttributeHandle(), let end = try? reader.readAttributeHandle() {
             guard start != 0, start <= end else {
-                diagnosticHandler?("Service Changed with Affected Attribute Handle Range 0x\(Hex.uppercase(start, digits: 4))-0x\(Hex.uppercase(end, digits: 4)) "
+                diagnosticHandler?("Service Changed with Affected Attribute Handle Range 0x\(Hex.uppercase(start.rawValue, digits: 4))-0x\(Hex.uppercase(end.rawValue, digits: 4)) "
                                    + "ignored: \(start == 0 ? "Start Handle 0x0000 is no attribute handle" : "Start Handle above End Handle")")
                 return
             }

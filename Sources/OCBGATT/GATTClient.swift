@@ -46,7 +46,7 @@ public final class GATTClient {
     public var subscribesToServiceChanged = true
 
     /// The subscriptions: the handler of each value handle whose notifications and indications the client takes.
-    var valueHandlers: [UInt16: ([UInt8]) -> Void] = [:]
+    var valueHandlers: [AttributeHandle: ([UInt8]) -> Void] = [:]
     /// The running procedures by the id of their request in the bearer (one each, queued or outstanding).
     var running: [ATTRequestID: GATTRunningEntry] = [:]
 
@@ -118,14 +118,14 @@ public final class GATTClient {
 
     /// Registers `handler` for the values notified or indicated at `valueHandle`, replacing any other
     /// (``subscribe(to:configuration:handler:completion:)`` does this before enabling them).
-    public func setValueHandler(forValueHandle valueHandle: UInt16, _ handler: (([UInt8]) -> Void)?) {
+    public func setValueHandler(forValueHandle valueHandle: AttributeHandle, _ handler: (([UInt8]) -> Void)?) {
         valueHandlers[valueHandle] = handler
     }
 
     /// Routes one notified or indicated value to the handler of `handle` (Vol 3 Part G §4.10, §4.11); false when no
     /// subscriber takes it.
     @discardableResult
-    func receiveValue(_ value: [UInt8], handle: UInt16) -> Bool {
+    func receiveValue(_ value: [UInt8], handle: AttributeHandle) -> Bool {
         var taken = false
         if let serviceChanged = serviceChangedCharacteristic, serviceChanged.valueHandle == handle {
             serviceChangedIndicated(value)

@@ -65,7 +65,7 @@ extension GATTClient {
     /// Discovers the whole database in `range` (services, includes, characteristics, descriptors) into the
     /// cache, then, when ``subscribesToServiceChanged`` and a Service Changed characteristic with a CCCD was
     /// found, enables its indications. The completion gets the cache.
-    public func discoverDatabase(range: ClosedRange<UInt16> = 0x0001...0xFFFF,
+    public func discoverDatabase(range: ClosedRange<AttributeHandle> = 0x0001...0xFFFF,
                                  completion: @escaping (Result<GATTAttributeCache, GATTError>) -> Void) {
         start(GATTDiscoverDatabase(range: range)) { [weak self] procedure, result in
             guard let self else { return }
@@ -114,35 +114,35 @@ extension GATTClient {
 
     /// Read Characteristic Value (§4.8.1) or Read Characteristic Descriptor (§4.12.1) at `handle`; with `long`,
     /// Read Long Characteristic Values / Descriptors (§4.8.3, §4.12.2): Read Blob until a part shorter than ATT_MTU-1.
-    public func read(_ handle: UInt16, long: Bool = false, completion: @escaping (Result<[UInt8], GATTError>) -> Void) {
+    public func read(_ handle: AttributeHandle, long: Bool = false, completion: @escaping (Result<[UInt8], GATTError>) -> Void) {
         start(GATTRead(handle: handle, long: long, mtu: mtu)) { _, result in completion(result) }
     }
 
     /// Read Using Characteristic UUID (§4.8.2): the handle-value pairs of characteristics of type `uuid` in `range`.
-    public func readUsingCharacteristicUUID(_ uuid: BluetoothUUID, in range: ClosedRange<UInt16> = 0x0001...0xFFFF,
+    public func readUsingCharacteristicUUID(_ uuid: BluetoothUUID, in range: ClosedRange<AttributeHandle> = 0x0001...0xFFFF,
                                             completion: @escaping (Result<[GATTHandleValue], GATTError>) -> Void) {
         start(GATTReadUsingCharacteristicUUID(range: range, uuid: uuid)) { _, result in completion(result) }
     }
 
     /// Read Multiple Characteristic Values (§4.8.4): the values of `handles` (two or more) concatenated.
-    public func readMultiple(_ handles: [UInt16], completion: @escaping (Result<[UInt8], GATTError>) -> Void) {
+    public func readMultiple(_ handles: [AttributeHandle], completion: @escaping (Result<[UInt8], GATTError>) -> Void) {
         start(GATTReadMultiple(handles: handles, mtu: mtu)) { _, result in completion(result) }
     }
 
     /// Read Multiple Variable Length Characteristic Values (§4.8.5): the value of each of `handles` (two or more).
-    public func readMultipleVariable(_ handles: [UInt16], completion: @escaping (Result<[GATTHandleValue], GATTError>) -> Void) {
+    public func readMultipleVariable(_ handles: [AttributeHandle], completion: @escaping (Result<[GATTHandleValue], GATTError>) -> Void) {
         start(GATTReadMultipleVariable(handles: handles, mtu: mtu)) { _, result in completion(result) }
     }
 
     /// Write Characteristic Value (§4.9.3) or Write Characteristic Descriptor (§4.12.3): a Write Request of at
     /// most ATT_MTU-3 bytes. Errors: ``GATTError/valueTooLong(length:maximum:)``, ``GATTError/att(_:handle:)``.
-    public func write(_ value: [UInt8], to handle: UInt16, completion: @escaping (Result<Void, GATTError>) -> Void) {
+    public func write(_ value: [UInt8], to handle: AttributeHandle, completion: @escaping (Result<Void, GATTError>) -> Void) {
         start(GATTWrite(handle: handle, value: value, mtu: mtu)) { _, result in completion(result) }
     }
 
     /// Write Long Characteristic Values / Descriptors (§4.9.4, §4.12.4): Prepare Writes of ATT_MTU-5 bytes, each
     /// echo checked, then Execute Write. At most 512 bytes.
-    public func writeLong(_ value: [UInt8], to handle: UInt16, completion: @escaping (Result<Void, GATTError>) -> Void) {
+    public func writeLong(_ value: [UInt8], to handle: AttributeHandle, completion: @escaping (Result<Void, GATTError>) -> Void) {
         start(GATTPreparedWrite(writes: [GATTHandleValue(handle: handle, value: value)], mtu: mtu)) { _, result in
             completion(result)
         }
@@ -156,7 +156,7 @@ extension GATTClient {
 
     /// Write Without Response (§4.9.1): a Write Command of at most ATT_MTU-3 bytes, queued for sending now
     /// (commands need no turn). Throws ``GATTError/valueTooLong(length:maximum:)``, or the error the bearer closed with.
-    public func writeWithoutResponse(_ value: [UInt8], to handle: UInt16) throws(GATTError) {
+    public func writeWithoutResponse(_ value: [UInt8], to handle: AttributeHandle) throws(GATTError) {
         if let closedError { throw closedError }
         guard value.count <= mtu - 3 else { throw GATTError.valueTooLong(length: value.count, maximum: mtu - 3) }
         try sendCommand(ATTWriteCommand(attributeHandle: handle, attributeValue: value))
@@ -164,12 +164,12 @@ extension GATTClient {
 
     /// Signed Write Without Response (§4.9.2): a Signed Write Command of at most ATT_MTU-15 bytes signed by
     /// ``signer``. Throws ``GATTError/needsBonding`` while no signing key is present.
-    public func signedWriteWithoutResponse(_ value: [UInt8], to handle: UInt16) throws(GATTError) {
+    public func signedWriteWithoutResponse(_ value: [UInt8], to handle: AttributeHandle) throws(GATTError) {
         if let closedError { throw closedError }
         guard let signer else { throw GATTError.needsBonding }
         guard value.count <= mtu - 15 else { throw GATTError.valueTooLong(length: value.count, maximum: mtu - 15) }
         // The signature covers the PDU up to it: opcode, handle, value (Vol 3 Part H §2.4.5).
-        let unsigned = [ATTOpcode.signedWriteCommand.rawValue, UInt8(truncatingIfNeeded: handle), UInt8(truncatingIfNeeded: handle >> 8)] + value
+        let unsigned = [ATTOpcode.signedWriteCommand.rawValue, UInt8(truncatingIfNeeded: handle.rawValue), UInt8(truncatingIfNeeded: handle.rawValue >> 8)] + value
         guard let command = ATTSignedWriteCommand(attributeHandle: handle, attributeValue: value,
                                                   authenticationSignature: signer(unsigned)) else {
             throw GATTError.needsBonding

@@ -15,8 +15,8 @@ struct GATTDiscoverCharacteristics: GATTProcedure {
     let service: GATTService
     /// The characteristic UUID wanted, or nil for all.
     let uuid: BluetoothUUID?
-    private var declarations: [(handle: UInt16, properties: GATTCharacteristicProperties, valueHandle: UInt16, uuid: BluetoothUUID)] = []
-    private var next: UInt16
+    private var declarations: [(handle: AttributeHandle, properties: GATTCharacteristicProperties, valueHandle: AttributeHandle, uuid: BluetoothUUID)] = []
+    private var next: AttributeHandle
 
     init(service: GATTService, uuid: BluetoothUUID? = nil) {
         self.service = service
@@ -48,7 +48,7 @@ struct GATTDiscoverCharacteristics: GATTProcedure {
             for entry in entries {
                 if let error = handleOrderError(entry.handle, next: next, response: response.name) { return .failed(error) }
                 guard entry.handle <= service.endHandle else { continue }
-                let declaration: (properties: GATTCharacteristicProperties, valueHandle: UInt16, uuid: BluetoothUUID)
+                let declaration: (properties: GATTCharacteristicProperties, valueHandle: AttributeHandle, uuid: BluetoothUUID)
                 do throws(GATTMalformedResponse) {
                     declaration = try GATTDeclarationValue.characteristic(entry.value, handle: entry.handle, response: response.name)
                 } catch {

@@ -16,7 +16,7 @@ import OCBATT
 ///
 /// The output is the part of the database found, as a ``GATTAttributeCache``.
 struct GATTDiscoverDatabase: GATTProcedure {
-    let range: ClosedRange<UInt16>
+    let range: ClosedRange<AttributeHandle>
     /// What has been found so far (also after a failure).
     private(set) var found = GATTAttributeCache()
 
@@ -31,7 +31,7 @@ struct GATTDiscoverDatabase: GATTProcedure {
     /// The services to explore, primary first then secondary ones as includes reveal them.
     private var services: [GATTService] = []
 
-    init(range: ClosedRange<UInt16> = 0x0001...0xFFFF) {
+    init(range: ClosedRange<AttributeHandle> = 0x0001...0xFFFF) {
         self.range = range
         stage = .services(GATTDiscoverPrimaryServices(range: range))
     }

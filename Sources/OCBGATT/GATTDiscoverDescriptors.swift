@@ -13,7 +13,7 @@ struct GATTDiscoverDescriptors: GATTProcedure {
     let characteristic: GATTCharacteristic
     /// Descriptors found so far (also after a failure).
     private(set) var found: [GATTDescriptor] = []
-    private var next: UInt16
+    private var next: AttributeHandle
 
     init(characteristic: GATTCharacteristic) {
         self.characteristic = characteristic

@@ -12,14 +12,14 @@ import OCBATT
 /// (``handleOrderError(_:next:response:)``); entries past the range are dropped.
 struct GATTDiscoverPrimaryServices: GATTProcedure {
     /// The handles searched.
-    let range: ClosedRange<UInt16>
+    let range: ClosedRange<AttributeHandle>
     /// The service UUID searched for, or nil for every primary service.
     let uuid: BluetoothUUID?
     /// Services found so far (also after a failure).
     private(set) var found: [GATTService] = []
-    private var next: UInt16
+    private var next: AttributeHandle
 
-    init(range: ClosedRange<UInt16> = 0x0001...0xFFFF, uuid: BluetoothUUID? = nil) {
+    init(range: ClosedRange<AttributeHandle> = 0x0001...0xFFFF, uuid: BluetoothUUID? = nil) {
         self.range = max(1, range.lowerBound)...max(1, range.upperBound)
         self.uuid = uuid
         next = self.range.lowerBound
@@ -28,7 +28,7 @@ struct GATTDiscoverPrimaryServices: GATTProcedure {
     mutating func start() -> GATTStep<[GATTService]> { request() }
 
     mutating func receive(_ response: GATTResponse) -> GATTStep<[GATTService]> {
-        var groups: [(handle: UInt16, end: UInt16, uuid: BluetoothUUID)] = []
+        var groups: [(handle: AttributeHandle, end: AttributeHandle, uuid: BluetoothUUID)] = []
         switch response {
         case .error(.attributeNotFound, _):
             return .finished(found)

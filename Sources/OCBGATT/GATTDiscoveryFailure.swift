@@ -1,4 +1,5 @@
 // One part of whole-database discovery that failed (a service's includes or characteristics, or a characteristic's
+import OCBATT
 // descriptors), kept in the cache so that the rest of the database is still usable.
 
 /// A part of ``GATTClient/discoverDatabase(completion:)`` that ended with an error while the rest went on (Core v5.4
@@ -12,7 +13,7 @@ public struct GATTDiscoveryFailure: Hashable, Sendable, CustomStringConvertible 
         /// Discover All Characteristics of the service (§4.6.1); its descriptors were not searched.
         case characteristics
         /// Discover All Characteristic Descriptors (§4.7.1) of the characteristic declared at this handle.
-        case descriptors(characteristicDeclarationHandle: UInt16)
+        case descriptors(characteristicDeclarationHandle: AttributeHandle)
     }
 
     /// The service the part belongs to.
@@ -30,7 +31,7 @@ public struct GATTDiscoveryFailure: Hashable, Sendable, CustomStringConvertible 
     }
 
     /// The handle of what the part was about: the service start, or the characteristic declaration.
-    public var handle: UInt16 {
+    public var handle: AttributeHandle {
         if case .descriptors(let declaration) = part { return declaration }
         return service.startHandle
     }

@@ -5,7 +5,7 @@ import OCBATT
 /// Why a GATT procedure failed (Core v5.4 Vol 3 Part G §4; ATT errors Vol 3 Part F §3.4.1.1).
 public enum GATTError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The server answered with an ATT Error Response: the error code and the Attribute Handle In Error.
-    case att(ATTError, handle: UInt16)
+    case att(ATTError, handle: AttributeHandle)
     /// The ATT transaction timed out (30 s, Vol 3 Part F §3.3.3); the bearer is closed.
     case timeout
     /// The connection (or the ATT bearer) went away before the procedure ended.
@@ -23,7 +23,7 @@ public enum GATTError: Error, Hashable, Sendable, CustomStringConvertible {
     case valueTooLong(length: Int, maximum: Int)
     /// A Prepare Write Response did not echo the request: the write was cancelled (Execute Write flags 0x00,
     /// Vol 3 Part G §4.9.5).
-    case preparedValueMismatch(handle: UInt16, offset: UInt16)
+    case preparedValueMismatch(handle: AttributeHandle, offset: UInt16)
     /// The client was asked something it cannot do: e.g. Read Multiple of fewer than two handles, a handle of 0x0000.
     case invalidRequest(String)
     /// The operation needs an attribute the cache does not hold, e.g. a CCCD for a characteristic without one.

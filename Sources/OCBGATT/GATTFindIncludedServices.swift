@@ -14,8 +14,8 @@ struct GATTFindIncludedServices: GATTProcedure {
     /// Include declarations found so far (also after a failure).
     private(set) var found: [GATTIncludedService] = []
     /// Include declarations whose 128-bit UUID still has to be read, in handle order.
-    private var unresolved: [(declaration: UInt16, start: UInt16, end: UInt16)] = []
-    private var next: UInt16
+    private var unresolved: [(declaration: AttributeHandle, start: AttributeHandle, end: AttributeHandle)] = []
+    private var next: AttributeHandle
     private var finishedSearch = false
 
     init(service: GATTService) {
@@ -47,7 +47,7 @@ struct GATTFindIncludedServices: GATTProcedure {
             for entry in entries {
                 if let error = handleOrderError(entry.handle, next: next, response: response.name) { return .failed(error) }
                 guard entry.handle <= service.endHandle else { continue }
-                let include: (start: UInt16, end: UInt16, uuid: BluetoothUUID?)
+                let include: (start: AttributeHandle, end: AttributeHandle, uuid: BluetoothUUID?)
                 do throws(GATTMalformedResponse) {
                     include = try GATTDeclarationValue.include(entry.value, handle: entry.handle, response: response.name)
                 } catch {

@@ -1,5 +1,6 @@
 // An include declaration found inside a service: which other service it includes.
 import OCBCore
+import OCBATT
 
 /// An include declaration (Core v5.4 Vol 3 Part G §3.2, found by Find Included Services §4.5.1).
 ///
@@ -8,16 +9,16 @@ import OCBCore
 /// included service's declaration with a Read Request.
 public struct GATTIncludedService: Hashable, Sendable, CustomStringConvertible {
     /// Handle of the include declaration itself.
-    public var declarationHandle: UInt16
+    public var declarationHandle: AttributeHandle
     /// The included service's UUID.
     public var uuid: BluetoothUUID
     /// Handle of the included service's declaration.
-    public var startHandle: UInt16
+    public var startHandle: AttributeHandle
     /// The included service's End Group Handle.
-    public var endHandle: UInt16
+    public var endHandle: AttributeHandle
 
     /// Makes an included-service record.
-    public init(declarationHandle: UInt16, uuid: BluetoothUUID, startHandle: UInt16, endHandle: UInt16) {
+    public init(declarationHandle: AttributeHandle, uuid: BluetoothUUID, startHandle: AttributeHandle, endHandle: AttributeHandle) {
         self.declarationHandle = declarationHandle
         self.uuid = uuid
         self.startHandle = startHandle

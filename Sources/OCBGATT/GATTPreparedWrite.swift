@@ -14,7 +14,7 @@ struct GATTPreparedWrite: GATTProcedure {
     /// The values to write, in order.
     let writes: [GATTHandleValue]
     let mtu: Int
-    private var parts: [(handle: UInt16, offset: UInt16, value: [UInt8])] = []
+    private var parts: [(handle: AttributeHandle, offset: UInt16, value: [UInt8])] = []
     private var sent = 0
     /// The error to end with once the cancelling Execute Write is answered.
     private var cancelling: GATTError?

@@ -1,4 +1,5 @@
 // The shape every GATT procedure state machine shares: a first request, then one step per response.
+import OCBATT
 
 /// What a procedure does next: send a request, or end with its output or an error.
 enum GATTStep<Output> {
@@ -39,7 +40,7 @@ extension GATTProcedure {
 
 /// The start handle after an entry ending at `last`, or nil when `last` reaches `end` or 0xFFFF
 /// (Vol 3 Part G §4.4.1, §4.5.1, §4.6.1, §4.7.1: the sub-procedure ends there).
-func nextHandle(after last: UInt16, end: UInt16) -> UInt16? {
+func nextHandle(after last: AttributeHandle, end: AttributeHandle) -> AttributeHandle? {
     guard last < end, last < 0xFFFF else { return nil }
     return last + 1
 }
@@ -48,7 +49,7 @@ func nextHandle(after last: UInt16, end: UInt16) -> UInt16? {
 /// entry: handles in a discovery response increase and start at or after the requested Starting Handle (Core v5.4
 /// Vol 3 Part F §3.4.3.2, §3.4.4.2, §3.4.4.10), so the response is malformed and the sub-procedure ends with an error,
 /// never a success with a partial database. Nil when the handle is in order.
-func handleOrderError(_ handle: UInt16, next: UInt16, response: String) -> GATTError? {
+func handleOrderError(_ handle: AttributeHandle, next: AttributeHandle, response: String) -> GATTError? {
     guard handle < next else { return nil }
     return .malformed(GATTMalformedResponse(
         response: response,

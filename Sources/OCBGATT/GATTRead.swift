@@ -11,7 +11,7 @@ import OCBATT
 /// (Vol 3 Part F §3.2.9).
 struct GATTRead: GATTProcedure {
     /// The handle read.
-    let handle: UInt16
+    let handle: AttributeHandle
     /// Read Blob until the end of the value.
     let long: Bool
     /// ATT_MTU when the procedure started.
@@ -19,7 +19,7 @@ struct GATTRead: GATTProcedure {
     /// The bytes read so far (also after a failure).
     private(set) var value: [UInt8] = []
 
-    init(handle: UInt16, long: Bool, mtu: Int) {
+    init(handle: AttributeHandle, long: Bool, mtu: Int) {
         self.handle = handle
         self.long = long
         self.mtu = mtu

@@ -7,13 +7,13 @@ import OCBATT
 /// The values carry no lengths: the caller knows them (fixed-length values only). A leftover single handle
 /// goes as a Read Request (a Read Multiple Request needs two or more).
 struct GATTReadMultiple: GATTProcedure {
-    let handles: [UInt16]
+    let handles: [AttributeHandle]
     let mtu: Int
     /// The bytes read so far (also after a failure).
     private(set) var value: [UInt8] = []
     private var sent = 0
 
-    init(handles: [UInt16], mtu: Int) {
+    init(handles: [AttributeHandle], mtu: Int) {
         self.handles = handles
         self.mtu = mtu
     }

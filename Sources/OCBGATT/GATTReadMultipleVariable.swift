@@ -8,15 +8,15 @@ import OCBATT
 /// short (its Length larger than the bytes that came, Vol 3 Part F §3.4.4.12) is completed with Read Blob
 /// Requests. A leftover single handle goes as a Read Request.
 struct GATTReadMultipleVariable: GATTProcedure {
-    let handles: [UInt16]
+    let handles: [AttributeHandle]
     let mtu: Int
     /// The values read so far, in the order of `handles` (also after a failure).
     private(set) var values: [GATTHandleValue] = []
-    private var inFlight: [UInt16] = []
+    private var inFlight: [AttributeHandle] = []
     /// A value being completed with Read Blob: its index in `values` and the length announced.
     private var completing: (index: Int, length: Int)?
 
-    init(handles: [UInt16], mtu: Int) {
+    init(handles: [AttributeHandle], mtu: Int) {
         self.handles = handles
         self.mtu = mtu
     }

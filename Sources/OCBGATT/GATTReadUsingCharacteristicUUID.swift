@@ -5,12 +5,12 @@ import OCBATT
 /// A handle and the value read from it.
 public struct GATTHandleValue: Hashable, Sendable {
     /// The attribute handle.
-    public var handle: UInt16
+    public var handle: AttributeHandle
     /// The value (for Read Using Characteristic UUID at most min(ATT_MTU-4, 253) bytes, Vol 3 Part F §3.4.4.2).
     public var value: [UInt8]
 
     /// Makes a pair.
-    public init(handle: UInt16, value: [UInt8]) {
+    public init(handle: AttributeHandle, value: [UInt8]) {
         self.handle = handle
         self.value = value
     }
@@ -20,7 +20,7 @@ public struct GATTHandleValue: Hashable, Sendable {
 /// characteristic UUID over `range`; the response's handle-value pairs are the result. Values longer than the
 /// response could carry come truncated; read them whole with a long read of the handle.
 struct GATTReadUsingCharacteristicUUID: GATTProcedure {
-    let range: ClosedRange<UInt16>
+    let range: ClosedRange<AttributeHandle>
     let uuid: BluetoothUUID
 
     mutating func start() -> GATTStep<[GATTHandleValue]> {

@@ -6,13 +6,13 @@ import OCBATT
 /// that replaced it.
 enum GATTResponse: Sendable {
     /// Error Response (§3.4.1.1): the error code and the handle in error.
-    case error(ATTError, handle: UInt16)
+    case error(ATTError, handle: AttributeHandle)
     /// Exchange MTU Response (§3.4.2.2): the server's receive MTU.
     case exchangeMTU(serverRxMTU: UInt16)
     /// Find Information Response (§3.4.3.2): handle-UUID pairs.
-    case findInformation([(handle: UInt16, uuid: BluetoothUUID)])
+    case findInformation([(handle: AttributeHandle, uuid: BluetoothUUID)])
     /// Find By Type Value Response (§3.4.3.4): Found Attribute Handle, Group End Handle pairs.
-    case findByTypeValue([(found: UInt16, groupEnd: UInt16)])
+    case findByTypeValue([(found: AttributeHandle, groupEnd: AttributeHandle)])
     /// Read By Type Response (§3.4.4.2): handle-value pairs (``GATTAttributeData/endGroupHandle`` unused).
     case readByType([GATTAttributeData])
     /// Read Response (§3.4.4.4) or Read Blob Response (§3.4.4.6): the value or part.
@@ -26,7 +26,7 @@ enum GATTResponse: Sendable {
     /// Write Response (§3.4.5.2).
     case write
     /// Prepare Write Response (§3.4.6.2): the echo of the request.
-    case prepareWrite(handle: UInt16, offset: UInt16, value: [UInt8])
+    case prepareWrite(handle: AttributeHandle, offset: UInt16, value: [UInt8])
     /// Execute Write Response (§3.4.6.4).
     case executeWrite
 

@@ -1,5 +1,6 @@
 // A service found on the server: its UUID, kind and attribute handle range.
 import OCBCore
+import OCBATT
 
 /// A primary or secondary service as discovered (Core v5.4 Vol 3 Part G §3.1, §4.4, §4.5.1).
 ///
@@ -11,12 +12,12 @@ public struct GATTService: Hashable, Sendable, CustomStringConvertible {
     /// True for a primary service; false for a secondary service found only through an include declaration.
     public var isPrimary: Bool
     /// Handle of the service declaration (first handle of the group), never 0x0000.
-    public var startHandle: UInt16
+    public var startHandle: AttributeHandle
     /// Last handle of the group (End Group Handle), at least `startHandle`.
-    public var endHandle: UInt16
+    public var endHandle: AttributeHandle
 
     /// Makes a service record.
-    public init(uuid: BluetoothUUID, isPrimary: Bool, startHandle: UInt16, endHandle: UInt16) {
+    public init(uuid: BluetoothUUID, isPrimary: Bool, startHandle: AttributeHandle, endHandle: AttributeHandle) {
         self.uuid = uuid
         self.isPrimary = isPrimary
         self.startHandle = startHandle
@@ -24,7 +25,7 @@ public struct GATTService: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The handles of the group, `startHandle...endHandle`.
-    public var handles: ClosedRange<UInt16> { startHandle...max(startHandle, endHandle) }
+    public var handles: ClosedRange<AttributeHandle> { startHandle...max(startHandle, endHandle) }
 
     public var description: String {
         "\(isPrimary ? "primary" : "secondary") service \(uuid) 0x\(hex16(startHandle))-0x\(hex16(endHandle))"
@@ -34,4 +35,9 @@ public struct GATTService: Hashable, Sendable, CustomStringConvertible {
 /// Four upper-case hex digits of a handle, for descriptions.
 func hex16(_ value: UInt16) -> String {
     Hex.uppercase(value, digits: 4)
+}
+
+/// Four upper-case hex digits of an attribute handle, for descriptions.
+func hex16(_ handle: AttributeHandle) -> String {
+    Hex.uppercase(handle.rawValue, digits: 4)
 }

@@ -1,4 +1,5 @@
 // What a Service Changed indication changed: the range, the services that went away and the new ones.
+import OCBATT
 
 /// The outcome of handling a Service Changed indication (Core v5.4 Vol 3 Part G §7.1): the cached services
 /// overlapping `range` were dropped and the range rediscovered.
@@ -8,7 +9,7 @@
 /// range touched: its characteristics and descriptors were rediscovered and must be looked up again.
 public struct GATTServiceChange: Hashable, Sendable {
     /// The Affected Attribute Handle range the server indicated (Start, End; two 16-bit little-endian fields).
-    public var range: ClosedRange<UInt16>
+    public var range: ClosedRange<AttributeHandle>
     /// Every cached service that overlapped the range.
     public var invalidated: [GATTService]
     /// Services that went away.
@@ -19,7 +20,7 @@ public struct GATTServiceChange: Hashable, Sendable {
     public var error: GATTError?
 
     /// Makes a change record.
-    public init(range: ClosedRange<UInt16>, invalidated: [GATTService], removed: [GATTService], added: [GATTService], error: GATTError?) {
+    public init(range: ClosedRange<AttributeHandle>, invalidated: [GATTService], removed: [GATTService], added: [GATTService], error: GATTError?) {
         self.range = range
         self.invalidated = invalidated
         self.removed = removed

@@ -6,7 +6,7 @@ import OCBATT
 /// also the CCCD write that enables or disables notifications and indications: one Write Request of at most
 /// ATT_MTU-3 value bytes, ended by the Write Response.
 struct GATTWrite: GATTProcedure {
-    let handle: UInt16
+    let handle: AttributeHandle
     let value: [UInt8]
     let mtu: Int
 

@@ -1,5 +1,6 @@
 // A scripted CentralBackend: records every command and lets a test emit events.
 import OCBCore
+import OCBATT
 import OCBGATT
 import OCBHost
 @testable import CoreBluetooth
@@ -60,22 +61,24 @@ final class FakeBackend: CentralBackend, @unchecked Sendable {
     func discoverServices(_ peer: PeerAddress, request: RequestID, uuids: [BluetoothUUID]?) {
         record("discoverServices \(uuids.map { "\($0)" } ?? "nil")", request)
     }
-    func discoverIncludedServices(_ peer: PeerAddress, request: RequestID, in service: ClosedRange<UInt16>) {
-        record("discoverIncluded \(service)", request)
+    func discoverIncludedServices(_ peer: PeerAddress, request: RequestID, in service: ClosedRange<AttributeHandle>) {
+        record("discoverIncluded \(text(service))", request)
     }
-    func discoverCharacteristics(_ peer: PeerAddress, request: RequestID, in service: ClosedRange<UInt16>, uuids: [BluetoothUUID]?) {
-        record("discoverCharacteristics \(service) \(uuids.map { "\($0)" } ?? "nil")", request)
+    func discoverCharacteristics(_ peer: PeerAddress, request: RequestID, in service: ClosedRange<AttributeHandle>, uuids: [BluetoothUUID]?) {
+        record("discoverCharacteristics \(text(service)) \(uuids.map { "\($0)" } ?? "nil")", request)
     }
-    func discoverDescriptors(_ peer: PeerAddress, request: RequestID, in range: ClosedRange<UInt16>) {
-        record("discoverDescriptors \(range)", request)
+    func discoverDescriptors(_ peer: PeerAddress, request: RequestID, in range: ClosedRange<AttributeHandle>) {
+        record("discoverDescriptors \(text(range))", request)
     }
-    func read(_ peer: PeerAddress, request: RequestID, handle: UInt16) { record("read \(handle)", request) }
-    func write(_ peer: PeerAddress, request: RequestID?, handle: UInt16, value: [UInt8], withResponse: Bool) {
-        record("write \(handle) \(Hex.string(value)) \(withResponse ? "req" : "cmd")", request)
+    func read(_ peer: PeerAddress, request: RequestID, handle: AttributeHandle) { record("read \(handle.rawValue)", request) }
+    func write(_ peer: PeerAddress, request: RequestID?, handle: AttributeHandle, value: [UInt8], withResponse: Bool) {
+        record("write \(handle.rawValue) \(Hex.string(value)) \(withResponse ? "req" : "cmd")", request)
     }
-    func setNotification(_ peer: PeerAddress, request: RequestID, valueHandle: UInt16, endHandle: UInt16,
-                         cccdHandle: UInt16?, configuration: GATTClientCharacteristicConfiguration) {
-        record("cccd \(valueHandle)...\(endHandle) at \(cccdHandle.map(String.init) ?? "?") = \(configuration.rawValue)", request)
+    func setNotification(_ peer: PeerAddress, request: RequestID, valueHandle: AttributeHandle, endHandle: AttributeHandle,
+                         cccdHandle: AttributeHandle?, configuration: GATTClientCharacteristicConfiguration) {
+        record("cccd \(valueHandle.rawValue)...\(endHandle.rawValue) at \(cccdHandle.map { String($0.rawValue) } ?? "?") = \(configuration.rawValue)", request)
     }
+    /// A handle range as the log writes it: "1...8".
+    private func text(_ range: ClosedRange<AttributeHandle>) -> String { "\(range.lowerBound.rawValue)...\(range.upperBound.rawValue)" }
     func readRSSI(_ peer: PeerAddress, request: RequestID) { record("readRSSI", request) }
 }

@@ -72,7 +72,7 @@ import FuzzSupport
 
     /// A random client request of the kinds the GATT client sends.
     static func request(_ random: inout FuzzRandom, now: ContinuousClock.Instant, on bearer: inout ATTBearer) -> ATTRequestID {
-        let handle = UInt16(random.int(0...0x30))
+        let handle = AttributeHandle(rawValue: UInt16(random.int(0...0x30)))
         switch random.int(0...6) {
         case 0: return bearer.enqueue(ATTReadRequest(attributeHandle: handle), now: now)
         case 1: return bearer.enqueue(ATTReadBlobRequest(attributeHandle: handle, valueOffset: UInt16(random.int(0...600))), now: now)

@@ -13,7 +13,7 @@ struct ScriptedLink {
     var bearer: ATTBearer
     var recombiner = L2CAPRecombiner()
     let fragmenter = L2CAPFragmenter(maximumDataLength: 27)
-    let handle: UInt16 = 0x0040
+    let handle: ConnectionHandle = 0x0040
 
     init(bearer: ATTBearer = ATTBearer()) { self.bearer = bearer }
 

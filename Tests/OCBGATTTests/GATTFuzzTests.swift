@@ -38,25 +38,25 @@ struct HostileServer {
         case .readByGroupTypeRequest(let read):
             let long = random.chance(30)
             out = [0x11, long ? 20 : 6]
-            var next = read.startingHandle
+            var next = read.startingHandle.rawValue
             for _ in 0..<random.int(1...3) {
-                let start = handle(near: next, read.endingHandle)
-                let end = !random.chance(2 * hostility) ? handle(near: start, read.endingHandle) : handle(near: 0, 0xFFFF)
+                let start = handle(near: next, read.endingHandle.rawValue)
+                let end = !random.chance(2 * hostility) ? handle(near: start, read.endingHandle.rawValue) : handle(near: 0, 0xFFFF)
                 out += le16(start) + le16(end) + (long ? random.bytes(16) : le16(UInt16(random.int(0x1800...0x1830))))
                 next = end &+ 1
             }
         case .findByTypeValueRequest(let find):
             out = [0x07]
             for _ in 0..<random.int(1...4) {
-                let start = handle(near: find.startingHandle, find.endingHandle)
-                out += le16(start) + le16(handle(near: start, find.endingHandle))
+                let start = handle(near: find.startingHandle.rawValue, find.endingHandle.rawValue)
+                out += le16(start) + le16(handle(near: start, find.endingHandle.rawValue))
             }
         case .readByTypeRequest(let read):
             if read.attributeType == BluetoothUUID(0x2803) {
                 let long = random.chance(30)
                 out = [0x09, long ? 21 : 7]
                 for _ in 0..<random.int(1...3) {
-                    let declaration = handle(near: read.startingHandle, read.endingHandle)
+                    let declaration = handle(near: read.startingHandle.rawValue, read.endingHandle.rawValue)
                     let value = !random.chance(2 * hostility) ? declaration &+ 1 : handle(near: 0, 0xFFFF)
                     out += le16(declaration) + [random.byte()] + le16(value) + (long ? random.bytes(16) : le16(UInt16(random.int(0x2A00...0x2A40))))
                 }
@@ -65,19 +65,19 @@ struct HostileServer {
                 out = [0x09, withUUID ? 8 : 6]
                 for _ in 0..<random.int(1...2) {
                     let start = handle(near: 1, 0xFFFF)
-                    out += le16(handle(near: read.startingHandle, read.endingHandle)) + le16(start) + le16(handle(near: start, 0xFFFF))
+                    out += le16(handle(near: read.startingHandle.rawValue, read.endingHandle.rawValue)) + le16(start) + le16(handle(near: start, 0xFFFF))
                     if withUUID { out += le16(UInt16(random.int(0x1800...0x1830))) }
                 }
             } else {
                 let length = random.int(2...12)
                 out = [0x09, UInt8(length)]
-                for _ in 0..<random.int(1...3) { out += le16(handle(near: read.startingHandle, read.endingHandle)) + random.bytes(length - 2) }
+                for _ in 0..<random.int(1...3) { out += le16(handle(near: read.startingHandle.rawValue, read.endingHandle.rawValue)) + random.bytes(length - 2) }
             }
         case .findInformationRequest(let find):
             let long = random.chance(20)
             out = [0x05, long ? 2 : 1]
             for _ in 0..<random.int(1...4) {
-                out += le16(handle(near: find.startingHandle, find.endingHandle)) + (long ? random.bytes(16) : Array(uuid().prefix(2)))
+                out += le16(handle(near: find.startingHandle.rawValue, find.endingHandle.rawValue)) + (long ? random.bytes(16) : Array(uuid().prefix(2)))
             }
         case .readRequest, .readBlobRequest:
             out = [opcode == 0x0A ? 0x0B : 0x0D] + random.bytes(random.chance(50) ? 22 : random.int(0...30))
@@ -122,10 +122,10 @@ struct HostileServer {
                 if let pdu = try? ATTPDU(bytes: request) {
                     // Range requests stay valid: Starting Handle not 0 and not above Ending Handle (Vol 3 Part F §3.4.3.1).
                     switch pdu {
-                    case .readByGroupTypeRequest(let read): #expect(read.startingHandle != 0 && read.startingHandle <= read.endingHandle)
-                    case .readByTypeRequest(let read): #expect(read.startingHandle != 0 && read.startingHandle <= read.endingHandle)
-                    case .findInformationRequest(let find): #expect(find.startingHandle != 0 && find.startingHandle <= find.endingHandle)
-                    case .findByTypeValueRequest(let find): #expect(find.startingHandle != 0 && find.startingHandle <= find.endingHandle)
+                    case .readByGroupTypeRequest(let read): #expect(read.startingHandle.rawValue != 0 && read.startingHandle.rawValue <= read.endingHandle.rawValue)
+                    case .readByTypeRequest(let read): #expect(read.startingHandle.rawValue != 0 && read.startingHandle.rawValue <= read.endingHandle.rawValue)
+                    case .findInformationRequest(let find): #expect(find.startingHandle.rawValue != 0 && find.startingHandle.rawValue <= find.endingHandle.rawValue)
+                    case .findByTypeValueRequest(let find): #expect(find.startingHandle.rawValue != 0 && find.startingHandle.rawValue <= find.endingHandle.rawValue)
                     default: break
                     }
                 } else {
@@ -187,11 +187,11 @@ struct HostileServer {
             let client = GATTClient.agreed(mtu: [23, 64, 517][round % 3])
             var results = 0
             let count: (Any) -> Void = { _ in results += 1 }
-            let handle = UInt16(server.random.int(1...40))
+            let handle = AttributeHandle(rawValue: UInt16(server.random.int(1...40)))
             let service = GATTService(uuid: BluetoothUUID(0x180F), isPrimary: true, startHandle: handle, endHandle: handle &+ UInt16(server.random.int(0...30)))
             let characteristic = GATTCharacteristic(declarationHandle: handle, valueHandle: handle &+ 1, endHandle: handle &+ UInt16(server.random.int(0...10)),
                                                     properties: GATTCharacteristicProperties(rawValue: 0x3A), uuid: BluetoothUUID(0x2A19))
-            let handles = (0..<server.random.int(0...6)).map { _ in UInt16(server.random.int(0...50)) }
+            let handles = (0..<server.random.int(0...6)).map { _ in AttributeHandle(rawValue: UInt16(server.random.int(0...50))) }
             let value = server.random.bytes(server.random.int(0...600))
             client.exchangeMTU(completion: count)
             client.discoverAllPrimaryServices(completion: count)

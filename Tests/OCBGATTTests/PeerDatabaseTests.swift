@@ -1,6 +1,7 @@
 // Discovery against the virtual peer: alpha's whole database, exactly as Tests/Peer/README.md lists it, and its cost.
 
 import OCBCore
+import OCBATT
 import OCBGATT
 import OCBHCI
 import OCBHost
@@ -20,13 +21,13 @@ enum AlphaDatabase {
     ]
 
     /// Include declarations of the test service 0x0027 (the only service with includes).
-    static let includes: [UInt16: [GATTIncludedService]] = [
+    static let includes: [AttributeHandle: [GATTIncludedService]] = [
         0x0027: [GATTIncludedService(declarationHandle: 0x0028, uuid: custom(0x0100), startHandle: 0x0021, endHandle: 0x0023),
                  GATTIncludedService(declarationHandle: 0x0029, uuid: BluetoothUUID(0x1804), startHandle: 0x0024, endHandle: 0x0026)],
     ]
 
     /// (declaration, value, end of the characteristic, properties, UUID) per service start handle.
-    static let characteristics: [UInt16: [GATTCharacteristic]] = [
+    static let characteristics: [AttributeHandle: [GATTCharacteristic]] = [
         0x0001: [c(0x02, 0x03, 0x03, 0x02, BluetoothUUID(0x2A00)), c(0x04, 0x05, 0x05, 0x02, BluetoothUUID(0x2A01))],
         0x0006: [c(0x07, 0x08, 0x09, 0x20, BluetoothUUID(0x2A05))],
         0x000A: [c(0x0B, 0x0C, 0x0C, 0x02, BluetoothUUID(0x2A29)), c(0x0D, 0x0E, 0x0E, 0x02, BluetoothUUID(0x2A24)),
@@ -47,7 +48,7 @@ enum AlphaDatabase {
     ]
 
     /// Descriptors per characteristic declaration handle (characteristics with none left out).
-    static let descriptors: [UInt16: [GATTDescriptor]] = [
+    static let descriptors: [AttributeHandle: [GATTDescriptor]] = [
         0x07: [d(0x09, 0x2902)],
         0x16: [d(0x18, 0x2902)],
         0x1A: [d(0x1C, 0x2902)],
@@ -59,12 +60,12 @@ enum AlphaDatabase {
         0x40: [d(0x42, 0x2902)],
     ]
 
-    private static func c(_ declaration: UInt16, _ value: UInt16, _ end: UInt16, _ properties: UInt8, _ uuid: BluetoothUUID) -> GATTCharacteristic {
+    private static func c(_ declaration: AttributeHandle, _ value: AttributeHandle, _ end: AttributeHandle, _ properties: UInt8, _ uuid: BluetoothUUID) -> GATTCharacteristic {
         GATTCharacteristic(declarationHandle: declaration, valueHandle: value, endHandle: end,
                            properties: GATTCharacteristicProperties(rawValue: properties), uuid: uuid)
     }
 
-    private static func d(_ handle: UInt16, _ uuid: UInt16) -> GATTDescriptor { GATTDescriptor(handle: handle, uuid: BluetoothUUID(uuid)) }
+    private static func d(_ handle: AttributeHandle, _ uuid: UInt16) -> GATTDescriptor { GATTDescriptor(handle: handle, uuid: BluetoothUUID(uuid)) }
 }
 
 extension PeerGATTTests {

@@ -1,6 +1,7 @@
 // Reads, writes and ATT errors against the virtual peer, with the exact values alpha serves (Tests/Peer/README.md).
 
 import OCBCore
+import OCBATT
 import OCBGATT
 import OCBHost
 import Testing
@@ -11,7 +12,7 @@ extension PeerGATTTests {
         _ = try fixture.peer.send("restore")
         try fixture.withAlpha { handle in
             // Values of at most ATT_MTU − 1 = 22 bytes fit one Read Response (Vol 3 Part F §3.4.4.4).
-            let short: [(UInt16, [UInt8])] = [
+            let short: [(AttributeHandle, [UInt8])] = [
                 (0x0003, utf8("OCB Alpha")), (0x0005, [0x40, 0x03]), (0x000C, utf8("OpenCoreBluetooth")),
                 (0x000E, utf8("Peer-A")), (0x0010, utf8("0CB-0001")), (0x0012, utf8("1.0.0")), (0x0014, utf8("1.0")),
                 (0x0017, [0x64]), (0x001E, [0x01]), (0x0023, utf8("secondary")), (0x0026, [0xF8]),
@@ -24,7 +25,7 @@ extension PeerGATTTests {
             ]
             for (attribute, expected) in short {
                 let read = fixture.gatt(handle) { client, done in client.read(attribute) { done($0) } }
-                #expect(read == .success(expected), "handle 0x\(String(attribute, radix: 16))")
+                #expect(read == .success(expected), "handle \(attribute)")
             }
             // Longer values by Read Long Characteristic Values (§4.8.3): Read, then Read Blob until a short part.
             let hello = fixture.gatt(handle) { client, done in client.read(0x002B, long: true) { done($0) } }

@@ -53,7 +53,7 @@ import OCBATT
         let client = GATTClient()
         let outcome = Outcome<[UInt8]>()
         // ATT_MTU 23 carries (23-1)/2 = 11 handles per Read Multiple Request; the 12th goes as a Read Request.
-        client.readMultiple(Array(1...12), completion: outcome.completion)
+        client.readMultiple((1...12).map { AttributeHandle(rawValue: $0) }, completion: outcome.completion)
         exchange(client, "0e 01 00 02 00 03 00 04 00 05 00 06 00 07 00 08 00 09 00 0a 00 0b 00", "0f " + spaced(ramp(11)))
         exchange(client, "0a 0c 00", "0b 0b")
         expectQuiet(client)

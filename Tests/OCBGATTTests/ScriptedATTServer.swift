@@ -6,7 +6,7 @@ import OCBATT
 /// An attribute table answering ATT requests per Core v5.4 Vol 3 Part F §3.4 and counting the requests.
 final class ScriptedATTServer {
     struct Attribute {
-        var handle: UInt16
+        var handle: AttributeHandle
         var type: BluetoothUUID
         var value: [UInt8]
     }
@@ -20,9 +20,9 @@ final class ScriptedATTServer {
     /// Adds a service declaration, its includes (start, end, 16-bit UUID or nil) and characteristics
     /// (properties, UUID, descriptor UUIDs), handles assigned in order from `start`. Returns the service's end handle.
     @discardableResult
-    func addService(_ uuid: BluetoothUUID, primary: Bool = true, at start: UInt16,
-                    includes: [(UInt16, UInt16, BluetoothUUID?)] = [],
-                    characteristics: [(UInt8, BluetoothUUID, [BluetoothUUID])]) -> UInt16 {
+    func addService(_ uuid: BluetoothUUID, primary: Bool = true, at start: AttributeHandle,
+                    includes: [(AttributeHandle, AttributeHandle, BluetoothUUID?)] = [],
+                    characteristics: [(UInt8, BluetoothUUID, [BluetoothUUID])]) -> AttributeHandle {
         var handle = start
         attributes.append(Attribute(handle: handle, type: BluetoothUUID(primary ? 0x2800 : 0x2801), value: uuid.littleEndianBytes))
         for include in includes {
@@ -41,7 +41,7 @@ final class ScriptedATTServer {
             writer.write(characteristic.1)
             attributes.append(Attribute(handle: handle, type: BluetoothUUID(0x2803), value: writer.bytes))
             handle += 1
-            attributes.append(Attribute(handle: handle, type: characteristic.1, value: [UInt8(truncatingIfNeeded: handle)]))
+            attributes.append(Attribute(handle: handle, type: characteristic.1, value: [UInt8(truncatingIfNeeded: handle.rawValue)]))
             for descriptor in characteristic.2 {
                 handle += 1
                 attributes.append(Attribute(handle: handle, type: descriptor, value: [0, 0]))
@@ -52,13 +52,13 @@ final class ScriptedATTServer {
     }
 
     /// The End Group Handle (the group's last attribute) of the group that starts at the service declaration `handle`.
-    func groupEnd(_ handle: UInt16) -> UInt16 {
+    func groupEnd(_ handle: AttributeHandle) -> AttributeHandle {
         let next = attributes.first { $0.handle > handle && ($0.type == BluetoothUUID(0x2800) || $0.type == BluetoothUUID(0x2801)) }
         // The last attribute of the group: the one before the next service declaration.
         return attributes.last { $0.handle < (next?.handle ?? 0xFFFF) || next == nil }?.handle ?? handle
     }
 
-    func error(_ request: ATTOpcode, _ handle: UInt16, _ code: ATTError) -> [UInt8] {
+    func error(_ request: ATTOpcode, _ handle: AttributeHandle, _ code: ATTError) -> [UInt8] {
         ATTErrorResponse(requestOpcode: request, attributeHandle: handle, error: code).bytes
     }
 

@@ -64,16 +64,16 @@ struct DecodeExpectationTests {
         let expected = try DecodeExpectation.load(name)
         let story = try story(name)
         let services = Set(story.peers.flatMap(\.services).map {
-            DecodeExpectation.Service(start: Int($0.startHandle), end: Int($0.endHandle), uuid: $0.uuid.description, primary: $0.isPrimary)
+            DecodeExpectation.Service(start: Int($0.startHandle.rawValue), end: Int($0.endHandle.rawValue), uuid: $0.uuid.description, primary: $0.isPrimary)
         })
         #expect(services == Set(expected.services))
         let characteristics = story.peers.flatMap(\.allCharacteristics)
         #expect(Set(characteristics.map {
-            DecodeExpectation.Characteristic(handle: Int($0.declarationHandle), valueHandle: Int($0.valueHandle),
+            DecodeExpectation.Characteristic(handle: Int($0.declarationHandle.rawValue), valueHandle: Int($0.valueHandle.rawValue),
                                              uuid: $0.uuid.description, properties: Int($0.properties.rawValue))
         }) == Set(expected.characteristics))
         let descriptors = characteristics.flatMap(\.descriptors) + story.peers.flatMap(\.orphanDescriptors)
-        #expect(Set(descriptors.map { DecodeExpectation.Descriptor(handle: Int($0.handle), uuid: $0.uuid.description) })
+        #expect(Set(descriptors.map { DecodeExpectation.Descriptor(handle: Int($0.handle.rawValue), uuid: $0.uuid.description) })
                 == Set(expected.descriptors))
     }
 

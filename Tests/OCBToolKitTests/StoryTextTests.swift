@@ -1,6 +1,7 @@
 // decode's text and JSON wording: singular/plural counts, labels of handles the database does not name, ISO 8601 times.
 @testable import OCBToolKit
 import OCBCore
+import OCBATT
 import OCBGATT
 import Foundation
 import Testing
@@ -30,7 +31,7 @@ import Testing
                                                       properties: [.read], uuid: string)]
         // The Read Response at 0x0021: 0CB10100-7E57-4C0D-A9E5-0123456789AB little-endian.
         builder.values[0x0021] = [0xAB, 0x89, 0x67, 0x45, 0x23, 0x01, 0xE5, 0xA9, 0x0D, 0x4C, 0x57, 0x7E, 0x00, 0x01, 0xB1, 0x0C]
-        for handle: UInt16 in [0x0021, 0x0028, 0x002A, 0x002B, 0x0099] { builder.count(handle) { $0.reads += 1 } }
+        for handle: AttributeHandle in [0x0021, 0x0028, 0x002A, 0x002B, 0x0099] { builder.count(handle) { $0.reads += 1 } }
         let peer = builder.build()
         let lines = peer.counters.map { StoryRenderer.counterLine($0, name: peer.attributeLabel($0.handle)) }
         #expect(lines == [

@@ -1,6 +1,7 @@
 // The UUID|HANDLE operand of read, write and notify: a characteristic UUID or an attribute handle.
 
 import OCBCore
+import OCBATT
 
 /// Which attribute a `read`, `write` or `notify` names.
 ///
@@ -10,7 +11,7 @@ public enum AttributeTarget: Hashable, Sendable, CustomStringConvertible {
     /// A characteristic (or descriptor) UUID; the first match in the database is used.
     case uuid(BluetoothUUID)
     /// An attribute handle (1...0xFFFF).
-    case handle(UInt16)
+    case handle(AttributeHandle)
 
     /// Parses the operand; nil if it is neither form.
     public init?(_ text: String) {
@@ -18,7 +19,7 @@ public enum AttributeTarget: Hashable, Sendable, CustomStringConvertible {
             let digits = text.dropFirst(2)
             guard (1...4).contains(digits.count), digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isHexDigit),
                   let handle = UInt16(digits, radix: 16), handle != 0 else { return nil }
-            self = .handle(handle)
+            self = .handle(AttributeHandle(rawValue: handle))
         } else if let uuid = BluetoothUUID(text) {
             self = .uuid(uuid)
         } else {

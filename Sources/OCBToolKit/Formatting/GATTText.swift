@@ -1,6 +1,8 @@
 // Small text pieces shared by cbtool's printers: handles, UUIDs with their assigned names, hex values.
 
 import OCBCore
+import OCBATT
+import OCBHCI
 
 /// Text for handles, UUIDs and raw values, the same everywhere in cbtool's output.
 public enum GATTText {
@@ -9,6 +11,12 @@ public enum GATTText {
         let digits = String(value, radix: 16, uppercase: true)
         return "0x" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
+
+    /// "0x000E": an attribute handle, 4 upper-case hex digits.
+    public static func handle(_ handle: AttributeHandle) -> String { self.handle(handle.rawValue) }
+
+    /// "0x0040": a connection handle, 4 upper-case hex digits.
+    public static func handle(_ handle: ConnectionHandle) -> String { self.handle(handle.rawValue) }
 
     /// "2A37 Heart Rate Measurement", or the bare UUID when the assigned numbers do not name it.
     public static func uuid(_ uuid: BluetoothUUID) -> String {

@@ -1,6 +1,7 @@
 // A GATT database arranged for printing: GATT's own service, characteristic and descriptor values, with values read.
 
 import OCBCore
+import OCBATT
 import OCBGATT
 
 /// A descriptor in the tree: the GATT client's ``OCBGATT/GATTDescriptor`` and the value last read, if any.
@@ -17,7 +18,7 @@ public struct GATTTreeDescriptor: Hashable, Sendable {
     }
 
     /// The descriptor's attribute handle.
-    public var handle: UInt16 { descriptor.handle }
+    public var handle: AttributeHandle { descriptor.handle }
     /// The descriptor's type.
     public var uuid: BluetoothUUID { descriptor.uuid }
 }
@@ -39,9 +40,9 @@ public struct GATTTreeCharacteristic: Hashable, Sendable {
     }
 
     /// The characteristic declaration's handle.
-    public var declarationHandle: UInt16 { characteristic.declarationHandle }
+    public var declarationHandle: AttributeHandle { characteristic.declarationHandle }
     /// The Characteristic Value handle.
-    public var valueHandle: UInt16 { characteristic.valueHandle }
+    public var valueHandle: AttributeHandle { characteristic.valueHandle }
     /// The characteristic's type.
     public var uuid: BluetoothUUID { characteristic.uuid }
     /// The declaration's Properties (Vol 3 Part G §3.3.1.1).
@@ -57,11 +58,11 @@ public struct GATTTreeCharacteristic: Hashable, Sendable {
 /// known; a capture may show one whose 128-bit UUID was never read (the declaration carries only 16-bit ones).
 public struct GATTTreeInclude: Hashable, Sendable {
     /// The include declaration's handle.
-    public var handle: UInt16
+    public var handle: AttributeHandle
     /// The included service's first handle.
-    public var startHandle: UInt16
+    public var startHandle: AttributeHandle
     /// The included service's last handle.
-    public var endHandle: UInt16
+    public var endHandle: AttributeHandle
     /// The included service's UUID; nil when not known.
     public var uuid: BluetoothUUID?
 
@@ -71,7 +72,7 @@ public struct GATTTreeInclude: Hashable, Sendable {
     }
 
     /// The node of an include declaration whose UUID may be unknown.
-    public init(handle: UInt16, startHandle: UInt16, endHandle: UInt16, uuid: BluetoothUUID?) {
+    public init(handle: AttributeHandle, startHandle: AttributeHandle, endHandle: AttributeHandle, uuid: BluetoothUUID?) {
         self.handle = handle
         self.startHandle = startHandle
         self.endHandle = endHandle
@@ -96,9 +97,9 @@ public struct GATTTreeService: Hashable, Sendable {
     }
 
     /// The service declaration's handle.
-    public var startHandle: UInt16 { service.startHandle }
+    public var startHandle: AttributeHandle { service.startHandle }
     /// The service's last handle.
-    public var endHandle: UInt16 { service.endHandle }
+    public var endHandle: AttributeHandle { service.endHandle }
     /// The service's type.
     public var uuid: BluetoothUUID { service.uuid }
     /// True for «Primary Service» (0x2800), false for «Secondary Service» (0x2801).

@@ -1,5 +1,7 @@
 // A JSON value and its compact, key-sorted text: the one format of cbtool's --json lines.
 
+import OCBATT
+
 /// A JSON value (RFC 8259) built by cbtool's formatters and written as one compact line.
 ///
 /// ``text`` writes object keys sorted by their UTF-8 bytes, so equal values always give equal lines (gateway scripts
@@ -33,6 +35,8 @@ public enum JSONValue: Hashable, Sendable, ExpressibleByStringLiteral, Expressib
 
     /// An integer value from any integer type.
     public static func integer<T: BinaryInteger>(_ value: T) -> JSONValue { .int(Int64(clamping: value)) }
+    /// An attribute handle as its number (JSON carries handles as integers).
+    public static func integer(_ handle: AttributeHandle) -> JSONValue { .int(Int64(handle.rawValue)) }
 
     /// A string, or `null` when `value` is nil.
     public static func optional(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }

@@ -1,6 +1,7 @@
 // Collects what ATT responses reveal of one peer's GATT database as GATT's values, then assembles them into a tree.
 
 import OCBCore
+import OCBATT
 import OCBGATT
 
 /// Accumulates services, includes, characteristics, descriptors, known values and counters of one peer, in any
@@ -11,25 +12,25 @@ struct PeerDatabaseBuilder {
     var key: String
     var connections: [Int] = []
     var services: Set<GATTService> = []
-    var includes: [UInt16: GATTTreeInclude] = [:]
+    var includes: [AttributeHandle: GATTTreeInclude] = [:]
     /// Characteristics as declared (their end handle is worked out by ``build()``).
     var characteristics: Set<GATTCharacteristic> = []
-    var descriptorCandidates: [UInt16: BluetoothUUID] = [:]
-    var values: [UInt16: [UInt8]] = [:]
-    var counters: [UInt16: AttributeCounter] = [:]
+    var descriptorCandidates: [AttributeHandle: BluetoothUUID] = [:]
+    var values: [AttributeHandle: [UInt8]] = [:]
+    var counters: [AttributeHandle: AttributeCounter] = [:]
 
     /// Longest value kept per attribute (the longest ATT value, Vol 3 Part F §3.2.9).
     static let maximumValueLength = 512
 
     init(key: String) { self.key = key }
 
-    mutating func count(_ handle: UInt16, _ update: (inout AttributeCounter) -> Void) {
+    mutating func count(_ handle: AttributeHandle, _ update: (inout AttributeCounter) -> Void) {
         var counter = counters[handle] ?? AttributeCounter(handle: handle)
         update(&counter)
         counters[handle] = counter
     }
 
-    mutating func setValue(_ handle: UInt16, _ value: [UInt8], offset: Int = 0) {
+    mutating func setValue(_ handle: AttributeHandle, _ value: [UInt8], offset: Int = 0) {
         var current = offset == 0 ? [] : values[handle] ?? []
         if offset == current.count { current += value } else { current = value }
         values[handle] = Array(current.prefix(Self.maximumValueLength))
@@ -59,7 +60,7 @@ struct PeerDatabaseBuilder {
         }
 
         var tree: [GATTTreeService] = []
-        var placed = Set<UInt16>()
+        var placed = Set<AttributeHandle>()
         for service in sortedServices {
             let node = GATTTreeService(
                 service,

@@ -2,6 +2,7 @@
 
 import OCBAdvertising
 import OCBCore
+import OCBATT
 import OCBHCI
 
 /// One advertiser seen in a capture, its reports merged (Core v5.4 Vol 3 Part C §11).
@@ -74,7 +75,7 @@ public struct StoryConnection: Hashable, Sendable {
 /// How often each operation touched one attribute (by handle) of a peer.
 public struct AttributeCounter: Hashable, Sendable {
     /// The attribute handle (a characteristic value handle or a descriptor).
-    public var handle: UInt16
+    public var handle: AttributeHandle
     /// Read Requests sent (Core v5.4 Vol 3 Part F §3.4.4.3).
     public var reads: Int = 0
     /// Read Blob Requests sent (§3.4.4.5), the continuation of long reads.
@@ -89,7 +90,7 @@ public struct AttributeCounter: Hashable, Sendable {
     public var indications: Int = 0
 
     /// Makes an empty counter.
-    public init(handle: UInt16) { self.handle = handle }
+    public init(handle: AttributeHandle) { self.handle = handle }
 
     /// Write Requests plus Write Commands.
     public var writes: Int { writeRequests + writeCommands }
@@ -116,12 +117,12 @@ public struct StoryPeer: Hashable, Sendable {
     }
 
     /// The characteristic whose value handle is `handle`, if known.
-    public func characteristic(valueHandle handle: UInt16) -> GATTTreeCharacteristic? {
+    public func characteristic(valueHandle handle: AttributeHandle) -> GATTTreeCharacteristic? {
         allCharacteristics.first { $0.valueHandle == handle }
     }
 
     /// "2A37 Heart Rate Measurement" for a characteristic value handle, the descriptor's name for a descriptor, nil if unknown.
-    public func attributeName(_ handle: UInt16) -> String? {
+    public func attributeName(_ handle: AttributeHandle) -> String? {
         if let characteristic = characteristic(valueHandle: handle) { return GATTText.uuid(characteristic.uuid) }
         if let descriptor = orphanDescriptors.first(where: { $0.handle == handle }) { return GATTText.uuid(descriptor.uuid) }
         for characteristic in allCharacteristics {
@@ -136,7 +137,7 @@ public struct StoryPeer: Hashable, Sendable {
     /// else what the handle is known to be in parentheses: "(start of secondary service 0CB10100-…)" for a service
     /// declaration, "(include in service …)", "(declaration of characteristic 2A37 Heart Rate Measurement)", or
     /// "(unknown attribute)" (Core v5.4 Vol 3 Part G §3.1-§3.3: the declarations a database holds).
-    public func attributeLabel(_ handle: UInt16) -> String {
+    public func attributeLabel(_ handle: AttributeHandle) -> String {
         if let name = attributeName(handle) { return name }
         if let service = services.first(where: { $0.startHandle == handle }) {
             return "(start of \(service.isPrimary ? "primary" : "secondary") service \(GATTText.uuid(service.uuid)))"

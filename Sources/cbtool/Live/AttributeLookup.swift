@@ -1,6 +1,7 @@
 // Finds the characteristic or descriptor a UUID|HANDLE operand names in a discovered database.
 
 import OCBCore
+import OCBATT
 import OCBToolKit
 import CoreBluetooth
 
@@ -19,13 +20,13 @@ extension PeripheralDatabase {
     func find(_ target: AttributeTarget, address: String) throws(ToolError) -> FoundAttribute {
         switch target {
         case .handle(let handle):
-            if let characteristic = characteristics.first(where: { $0.valueAttributeHandle == handle }) { return .characteristic(characteristic) }
-            if let descriptor = descriptors.first(where: { $0.attributeHandle == handle }) { return .descriptor(descriptor) }
-            if let characteristic = characteristics.first(where: { $0.declarationAttributeHandle == handle }) {
+            if let characteristic = characteristics.first(where: { $0.attribute.valueHandle == handle }) { return .characteristic(characteristic) }
+            if let descriptor = descriptors.first(where: { $0.attribute.handle == handle }) { return .descriptor(descriptor) }
+            if let characteristic = characteristics.first(where: { $0.attribute.declarationHandle == handle }) {
                 throw .failure("\(GATTText.handle(handle)) on \(address) is the declaration of \(GATTText.uuid(characteristic.uuid.bluetoothUUID)); "
                                + "its value is at \(GATTText.handle(characteristic.valueAttributeHandle))")
             }
-            if let service = services.first(where: { $0.attributeHandles.lowerBound == handle }) {
+            if let service = services.first(where: { $0.attribute.startHandle == handle }) {
                 throw .failure("\(GATTText.handle(handle)) on \(address) is the declaration of service \(GATTText.uuid(service.uuid.bluetoothUUID)), "
                                + "not a characteristic value or descriptor")
             }

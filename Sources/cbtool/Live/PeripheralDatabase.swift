@@ -1,6 +1,7 @@
 // The whole GATT database of a connected peripheral, discovered (and optionally read) through CoreBluetooth.
 
 import OCBCore
+import OCBATT
 import OCBGATT
 import OCBToolKit
 import CoreBluetooth
@@ -12,9 +13,9 @@ struct PeripheralDatabase {
     /// Services in handle order (each once, however many services include it).
     var services: [CBService]
     /// Values read, by attribute handle (characteristic value handles and descriptor handles).
-    var values: [UInt16: [UInt8]] = [:]
+    var values: [AttributeHandle: [UInt8]] = [:]
     /// Reads that failed, by attribute handle: the error text.
-    var readErrors: [UInt16: String] = [:]
+    var readErrors: [AttributeHandle: String] = [:]
     /// Parts of discovery that failed with the link still up (a service's includes or characteristics, a
     /// characteristic's descriptors), in the order met: "discovering the characteristics of 1804 failed: …". The tree
     /// shows what the other parts found.
@@ -100,12 +101,12 @@ extension CentralSession {
         Self.progress("reading values…")
         for characteristic in database.characteristics {
             if characteristic.properties.contains(.read) {
-                try readInto(&database, handle: characteristic.valueAttributeHandle, on: peripheral) { () throws(ToolError) in
+                try readInto(&database, handle: characteristic.attribute.valueHandle, on: peripheral) { () throws(ToolError) in
                     try read(characteristic, on: peripheral)
                 }
             }
             for descriptor in characteristic.descriptors ?? [] {
-                try readInto(&database, handle: descriptor.attributeHandle, on: peripheral) { () throws(ToolError) in
+                try readInto(&database, handle: descriptor.attribute.handle, on: peripheral) { () throws(ToolError) in
                     try read(descriptor, on: peripheral)
                 }
             }
@@ -115,7 +116,7 @@ extension CentralSession {
 
     /// Runs one read for the database; an ATT error is kept in `readErrors` (the tree goes on without the value).
     /// A failure that leaves the link down (or the session interrupted) ends the discovery.
-    private func readInto(_ database: inout PeripheralDatabase, handle: UInt16, on peripheral: CBPeripheral,
+    private func readInto(_ database: inout PeripheralDatabase, handle: AttributeHandle, on peripheral: CBPeripheral,
                           _ body: () throws(ToolError) -> [UInt8]) throws(ToolError) {
         var failures: [String] = []
         var value: [UInt8]?
