@@ -35,7 +35,6 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     var scanParameters: ScanParameters?
     /// The last advertisement reported per peer in this scan (RSSI left out), for duplicate filtering.
     var reported: [PeerAddress: AdvertisementReport] = [:]
-    var lastRSSI: [PeerAddress: Int] = [:]
     /// Peripherals connecting, connected or disconnecting (strong), and all handed out (weak).
     var active: [PeerAddress: CBPeripheral] = [:]
     var handedOut: [PeerAddress: WeakPeripheral] = [:]
@@ -167,7 +166,6 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
             storedIsScanning = true
             scanParameters = parameters
             reported = [:]
-            lastRSSI = [:]
             return true
         }
         guard accepted else {

@@ -12,7 +12,7 @@ public protocol CBCentralManagerDelegate: NSObjectProtocol {
     /// `...ScanOptionsKey` (`[String: Any]`). Called before `centralManagerDidUpdateState(_:)`.
     func centralManager(_ central: CBCentralManager, willRestoreState dict: [String: Any])
     /// A peripheral was discovered while scanning; `advertisementData` uses the `CBAdvertisementData...` keys,
-    /// `RSSI` is dBm.
+    /// `RSSI` is dBm, 127 when the controller gave none (not available, as iOS reports it).
     func centralManager(_ central: CBCentralManager, didDiscover peripheral: CBPeripheral,
                         advertisementData: [String: Any], rssi RSSI: NSNumber)
     /// `connect(_:options:)` succeeded.

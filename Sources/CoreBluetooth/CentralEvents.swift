@@ -82,8 +82,9 @@ extension CBCentralManager {
     private func handleAdvertisement(_ report: AdvertisementReport) {
         let result: (CBPeripheral, [String: Any], Int, Bool)? = lock.run {
             guard storedIsScanning, let parameters = scanParameters, Self.matches(report, parameters) else { return nil }
-            guard let rssi = report.rssi.flatMap({ $0 == 127 ? nil : $0 }) ?? lastRSSI[report.peer] else { return nil }
-            lastRSSI[report.peer] = rssi
+            // RSSI 127 is "not available" (Core v5.4 Vol 4 Part E §7.7.65.2), and iOS passes it on as 127: a report
+            // without one is still a discovery (a kernel or controller that gives none must not hide every device).
+            let rssi = report.rssi ?? 127
             var snapshot = report
             snapshot.rssi = nil
             if !parameters.allowDuplicates {

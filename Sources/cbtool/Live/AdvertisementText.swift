@@ -26,7 +26,7 @@ enum AdvertisementText {
             + (advertisement[CBAdvertisementDataOverflowServiceUUIDsKey] as? [CBUUID] ?? [])
         let power = (advertisement[CBAdvertisementDataTxPowerLevelKey] as? NSNumber).map { Int8(clamping: $0.intValue) }
         return AdvertiserSnapshot(
-            address: CentralSession.name(peripheral), addressType: peripheral.addressType, rssi: rssi,
+            address: CentralSession.name(peripheral), addressType: peripheral.addressType, rssi: rssi == 127 ? nil : rssi,
             name: advertisement[CBAdvertisementDataLocalNameKey] as? String,
             isConnectable: (advertisement[CBAdvertisementDataIsConnectable] as? NSNumber)?.boolValue,
             serviceUUIDs: services.map(\.bluetoothUUID),
