@@ -9,12 +9,7 @@ extension LiveSuite {
     /// command) is answered by the controller meanwhile. Closing the link then fails the read.
     @Test func readRSSIIsAnsweredWhileAnATTReadWaits() throws {
         let central = LiveCentral(transport: try LivePeer.transport(0))
-        Self.scanAll(central)
-        let alpha = try #require(central.queue.sync { central.recorder.discovered.last { $0.0.name == "OCB Alpha" }?.0 })
-        #expect(central.request("connect") { central.manager.connect(alpha, options: nil) } == "connect")
-        #expect(central.request("services ") { alpha.discoverServices(nil) } != nil)
-        let test = try #require(alpha.service(alphaUUID("0001")))
-        #expect(central.request("characteristics ") { alpha.discoverCharacteristics(nil, for: test) } != nil)
+        let alpha = try Self.connectAlphaTestService(central)
         let control = try #require(alpha.characteristic(alphaUUID("000E")))
         let writable = try #require(alpha.characteristic(alphaUUID("0004")))
         #expect(central.request("wrote ") { alpha.writeValue(Data([0x08]), for: control, type: .withResponse) } == "wrote \(control.uuid.uuidString)")

@@ -2,6 +2,7 @@
 @testable import CoreBluetooth
 import Foundation
 import PeerSupport
+import Testing
 
 /// The suite's virtual peer: five host-facing controllers, one per test that needs its own (the peer serves one
 /// client per controller, and a controller that just lost its client needs a moment before it accepts the next).
@@ -90,3 +91,17 @@ extension CBPeripheral {
 
 /// Custom UUIDs of the peer's test service: `0CB1xxxx-7E57-4C0D-A9E5-0123456789AB`.
 func alphaUUID(_ short: String) -> String { "0CB1\(short)-7E57-4C0D-A9E5-0123456789AB" }
+
+extension LiveSuite {
+    /// Scans, connects to "OCB Alpha" and discovers its services and the test service's characteristics (Tests/Peer
+    /// README: 0CB10001 at 0x0027); the caller cancels the connection.
+    static func connectAlphaTestService(_ central: LiveCentral) throws -> CBPeripheral {
+        scanAll(central)
+        let alpha = try #require(central.queue.sync { central.recorder.discovered.last { $0.0.name == "OCB Alpha" }?.0 })
+        #expect(central.request("connect") { central.manager.connect(alpha, options: nil) } == "connect")
+        #expect(central.request("services ") { alpha.discoverServices(nil) } != nil)
+        let test = try #require(alpha.service(alphaUUID("0001")))
+        #expect(central.request("characteristics ") { alpha.discoverCharacteristics(nil, for: test) } != nil)
+        return alpha
+    }
+}

@@ -6,13 +6,8 @@ import Testing
 extension LiveSuite {
     @Test func applesWriteWithoutResponseLoopRunsAtTheLinksPaceAndEveryWriteArrives() throws {
         let central = LiveCentral(transport: try LivePeer.transport(0))
-        Self.scanAll(central)
-        let alpha = try #require(central.queue.sync { central.recorder.discovered.last { $0.0.name == "OCB Alpha" }?.0 })
-        #expect(central.request("connect") { central.manager.connect(alpha, options: nil) } == "connect")
+        let alpha = try Self.connectAlphaTestService(central)
         defer { central.manager.cancelPeripheralConnection(alpha) }
-        #expect(central.request("services ") { alpha.discoverServices(nil) } != nil)
-        let test = try #require(alpha.service(alphaUUID("0001")))
-        #expect(central.request("characteristics ") { alpha.discoverCharacteristics(nil, for: test) } != nil)
         // 0CB10004 at 0x0031: read, write without response, write; the value written is read back (Tests/Peer/README.md).
         let writable = try #require(alpha.characteristic(alphaUUID("0004")))
         #expect(writable.properties.contains(.writeWithoutResponse))
