@@ -23,5 +23,7 @@ import Testing
         #expect(services.first?.uuid == BluetoothUUID("0CB10100-7E57-4C0D-A9E5-0123456789AB"))
         #expect(services.dropFirst().first?.uuid == BluetoothUUID(0x1804))
         #expect(services.last?.includes.count == 2)
+        // The include of the 128-bit service carries its UUID once the capture revealed it (the read at 0x0021).
+        #expect(services.last?.includes.map(\.uuid) == [BluetoothUUID("0CB10100-7E57-4C0D-A9E5-0123456789AB"), BluetoothUUID(0x1804)])
     }
 }

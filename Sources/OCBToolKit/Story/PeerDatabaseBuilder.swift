@@ -64,7 +64,8 @@ struct PeerDatabaseBuilder {
         for service in sortedServices {
             let node = GATTTreeService(
                 service,
-                includes: includes.values.filter { service.handles.contains($0.handle) }.sorted { $0.handle < $1.handle },
+                includes: includes.values.filter { service.handles.contains($0.handle) }.sorted { $0.handle < $1.handle }
+                    .map { include in named(include, from: sortedServices) },
                 characteristics: sortedCharacteristics.filter {
                     $0.declarationHandle > service.startHandle && $0.declarationHandle <= service.endHandle
                 })
@@ -74,6 +75,17 @@ struct PeerDatabaseBuilder {
         let orphans = sortedCharacteristics.filter { !placed.contains($0.declarationHandle) }
         return StoryPeer(key: key, connections: connections, services: tree, orphanCharacteristics: orphans,
                          orphanDescriptors: orphanDescriptors, counters: counters.values.sorted { $0.handle < $1.handle })
+    }
+
+    /// An include whose declaration carried no UUID (a 128-bit service, Vol 3 Part G §3.2) with the UUID of the service
+    /// it names, when the capture revealed that service (by discovery or the client's read of its declaration).
+    private func named(_ include: GATTTreeInclude, from services: [GATTService]) -> GATTTreeInclude {
+        guard include.uuid == nil,
+              let service = services.first(where: { $0.startHandle == include.startHandle && $0.endHandle == include.endHandle })
+        else { return include }
+        var named = include
+        named.uuid = service.uuid
+        return named
     }
 
     /// Each characteristic with its end handle: the handle before the next declaration in its service, else the
