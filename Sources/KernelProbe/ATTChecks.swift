@@ -140,7 +140,7 @@ enum ATTChecks {
     }
 
     /// Connects to `peer`, finds characteristic 0xFFF1 (ATT_READ_BY_TYPE_REQ), writes it (ATT_WRITE_CMD) so the peer
-    /// disconnects (reason 0x13), and expects `onClose(.closed)` and then ``HCITransportError/notOpen`` from send.
+    /// disconnects (reason 0x15), and expects `onClose(.closed)` and then ``HCITransportError/notOpen`` from send.
     /// The connect is tried up to three times, a second apart: the previous check's link may still be going down in
     /// the kernel (its socket was just closed), and a connect meeting that link fails at once.
     static func remoteDisconnect(peer: BluetoothAddress, type: AddressType, report: ProbeReport) {

@@ -78,5 +78,37 @@ enum KernelHostChecks {
             return false
         }
         report.check("kernelhost disconnect", ended != nil, ended.map { "\($0)" } ?? "no disconnected event within 10 s")
+
+        remoteDisconnect(host, events, peer: device.peer, report: report)
+    }
+
+    /// Connects again and writes 0xFFF1, whose peer then disconnects with reason 0x15 (Remote Device Terminated
+    /// Connection due to Power Off; Tests/KernelVM/att_peer.py): the host reports that reason from the raw socket's
+    /// Disconnection Complete (Core v5.4 Vol 4 Part E §7.7.5), not the 0x13 the socket's errno would suggest.
+    private static func remoteDisconnect(_ host: KernelHost, _ events: Inbox<HostEvent>, peer: PeerAddress, report: ProbeReport) {
+        host.connect(to: peer, options: ConnectOptions(timeout: .seconds(10)))
+        let outcome = events.take(within: .seconds(15)) { event in
+            switch event {
+            case .connected, .connectionFailed: true
+            default: false
+            }
+        }
+        guard case .connected(let link)? = outcome else {
+            return report.fail("kernelhost remote disconnect reason", "reconnect: \(outcome.map { "\($0)" } ?? "no outcome within 15 s")")
+        }
+        host.withGATT(link.handle) { client in
+            client?.readUsingCharacteristicUUID(BluetoothUUID(0xFFF1)) { result in
+                guard let handle = (try? result.get())?.first?.handle else { return }
+                try? client?.writeWithoutResponse([0x01], to: handle)
+            }
+        }
+        let ended = events.take(within: .seconds(10)) { event in
+            if case .disconnected(let info, _, _) = event { return info.handle == link.handle }
+            return false
+        }
+        guard case .disconnected(_, let reason, _)? = ended else {
+            return report.fail("kernelhost remote disconnect reason", "no disconnected event within 10 s")
+        }
+        report.check("kernelhost remote disconnect reason", reason == .remoteDeviceTerminatedPowerOff, "reason \(reason)")
     }
 }

@@ -5,7 +5,7 @@ Runs inside the scripts/vm/run guest with Debian's python (AF_BLUETOOTH) from th
 The controller must be down (hciconfig hciN down). Prints "READY <address> random" once advertising
 (connectable ADV_IND, legacy commands, name "ocb-vm-peer"), then logs connections; runs until killed.
 The GATT database holds the Battery Service (0x180F) with Battery Level (0x2A19) = 0x64, readable, and a test
-service (0xFFF0) whose characteristic 0xFFF1 (read: 0x00) makes the peer disconnect the writer (reason 0x13).
+service (0xFFF0) whose characteristic 0xFFF1 (read: 0x00) makes the peer disconnect the writer (reason 0x15, Power Off).
 """
 
 import argparse
@@ -34,7 +34,9 @@ async def main() -> None:
 
         def disconnect_writer(connection, value) -> None:
             print(f"peer: disconnect requested by {connection.peer_address}", flush=True)
-            asyncio.get_running_loop().create_task(connection.disconnect())
+            # Reason 0x15 (Remote Device Terminated Connection due to Power Off), so the central can tell the reason it
+            # reports from the default 0x13.
+            asyncio.get_running_loop().create_task(connection.disconnect(reason=0x15))
 
         device.add_service(Service("FFF0", [
             Characteristic("FFF1",

@@ -124,12 +124,31 @@ extension KernelHost {
         receiveATT(pdu, on: handle)
     }
 
+    /// The connection's L2CAP socket ended. The socket carries no Disconnection Complete reason (the kernel turns it
+    /// into a lossy errno), but the raw HCI socket gets the event itself, and the kernel hands it to raw sockets before
+    /// it fails the L2CAP socket (hci_rx_work: hci_send_to_sock, then hci_event_packet). So an end we did not ask for
+    /// waits up to ``disconnectionReasonWait`` for ``linkDisconnected(_:)``; without the event (a raw socket gone),
+    /// it is reported as 0x13 Remote User Terminated Connection.
     private func closed(_ socket: L2CAPSocket, _ error: HCITransportError?) {
         guard let handle = links.first(where: { $0.value.socket === socket })?.key else { return }
-        let requested = links[handle]?.disconnectRequested ?? false
-        // The kernel does not tell the Disconnection Complete reason through the socket.
-        endLink(handle, reason: requested ? .connectionTerminatedByLocalHost : .remoteUserTerminatedConnection,
-                error: requested ? nil : .disconnected(handle, .remoteUserTerminatedConnection))
+        if links[handle]?.disconnectRequested == true {
+            return endLink(handle, reason: .connectionTerminatedByLocalHost, error: nil)
+        }
+        queue.asyncAfter(deadline: .now() + Self.disconnectionReasonWait) { [weak self] in
+            guard let self, links[handle]?.socket === socket else { return }
+            endLink(handle, reason: .remoteUserTerminatedConnection, error: .disconnected(handle, .remoteUserTerminatedConnection))
+        }
+    }
+
+    /// How long a socket end waits for its Disconnection Complete on the raw socket: 200 ms.
+    static let disconnectionReasonWait: DispatchTimeInterval = .milliseconds(200)
+
+    /// HCI Disconnection Complete (Core v5.4 Vol 4 Part E §7.7.5) seen on the raw socket: the link ends with its
+    /// reason (ours, 0x16, when we asked).
+    func linkDisconnected(_ event: HCIDisconnectionCompleteEvent) {
+        guard event.status == .success, let link = links[event.handle] else { return }
+        if link.disconnectRequested { return endLink(event.handle, reason: .connectionTerminatedByLocalHost, error: nil) }
+        endLink(event.handle, reason: event.reason, error: .disconnected(event.handle, event.reason))
     }
 
     /// ``ATTLinkHost/disconnectAfterATTTimeout(_:)``: closes the connection's L2CAP socket (the kernel drops the LE

@@ -173,7 +173,8 @@ extension KernelHost {
         }
     }
 
-    /// A packet from the raw socket: command answers and advertising reports; everything else belongs to the kernel.
+    /// A packet from the raw socket: command answers, advertising reports and Disconnection Complete (for its reason);
+    /// everything else belongs to the kernel.
     func receive(_ packet: HCIPacket) {
         guard packet.type == .event, let event = try? HCIEvent(bytes: packet.bytes) else { return }
         switch event {
@@ -184,6 +185,8 @@ extension KernelHost {
             for report in reports.reports { observe(AdvertisingObservation(HCIAdvertisingReport(report))) }
         case .leMeta(.extendedAdvertisingReport(let reports)):
             for report in reassembler.add(reports).reports { observe(AdvertisingObservation(report)) }
+        case .disconnectionComplete(let disconnection):
+            linkDisconnected(disconnection)
         case .hardwareError(let code):
             tearDown(.hardwareError(code))
         default:
