@@ -33,7 +33,7 @@ let package = Package(
         .executableTarget(name: "cbtool", dependencies: ["OCBToolKit", "CoreBluetooth", "OCBHost", "OCBHCI", "OCBAdvertising", "OCBCore", "OCBATT", "OCBGATT"]),
         .executableTarget(name: "CentralExample", dependencies: ["CoreBluetooth"]),
         .executableTarget(name: "RestorationExample", dependencies: ["CoreBluetooth"]),
-        .executableTarget(name: "KernelProbe", dependencies: ["OCBHost", "OCBHCI", "OCBATT", "OCBGATT", "OCBCore"]),
+        .executableTarget(name: "KernelProbe", dependencies: ["CoreBluetooth", "OCBHost", "OCBHCI", "OCBATT", "OCBGATT", "OCBCore"]),
         .executableTarget(name: "Benchmarks", dependencies: ["OCBAdvertising", "OCBHCI", "OCBL2CAP", "OCBATT", "CoreBluetooth", "PeerSupport"]),
         .executableTarget(name: "FuzzHarness", dependencies: ["OCBCore", "OCBAdvertising", "OCBHCI", "OCBL2CAP", "OCBATT"]),
         .target(name: "PeerSupport", path: "Tests/PeerSupport"),

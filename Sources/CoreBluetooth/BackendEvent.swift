@@ -36,6 +36,10 @@ package enum BackendEvent: Sendable, Equatable {
     case servicesChanged(PeerAddress, range: ClosedRange<AttributeHandle>)
     /// The peer's GAP Device Name (0x2A00, Vol 3 Part C §12.1) was read or changed.
     case nameChanged(PeerAddress, name: String)
+    /// The scan the facade asked for did not start, or the host ended it while the controller stayed usable;
+    /// `reason` is one line saying what happened and what to do (e.g. the controller answered LE Set Scan Enable,
+    /// Vol 4 Part E §7.8.11, with 0x0C Command Disallowed because another process scans).
+    case scanFailed(reason: String)
 }
 
 /// The result of a request.

@@ -36,6 +36,12 @@ public protocol CBCentralManagerDelegate: NSObjectProtocol {
     /// The answer to the deprecated `retrieveConnectedPeripherals()` (iOS 5-6 API).
     @available(*, deprecated, message: "Use retrieveConnectedPeripherals(withServices:) instead")
     func centralManager(_ central: CBCentralManager, didRetrieveConnectedPeripherals peripherals: [CBPeripheral])
+    /// Linux addition (iOS has no such callback): the scan `scanForPeripherals(withServices:options:)` asked for did
+    /// not start, or ended while the state stayed `.poweredOn`, e.g. because the controller answered LE Set Scan
+    /// Enable (Core v5.4 Vol 4 Part E §7.8.11) with 0x0C Command Disallowed while another process scans, or did not
+    /// answer. `central.isScanning` is already false; `error` is a `CBError` `.unknown` whose
+    /// `userInfo["OCBBackendReason"]` says what happened and what to do. Call `scanForPeripherals` again to retry.
+    func centralManager(_ central: CBCentralManager, didFailToScanWithError error: any Error)
 }
 
 extension CBCentralManagerDelegate {
@@ -64,4 +70,7 @@ extension CBCentralManagerDelegate {
     public func centralManager(_ central: CBCentralManager, didRetrievePeripherals peripherals: [CBPeripheral]) {}
     /// Default: drops the answer to `retrieveConnectedPeripherals()`.
     public func centralManager(_ central: CBCentralManager, didRetrieveConnectedPeripherals peripherals: [CBPeripheral]) {}
+    /// Default: does nothing (the manager has logged the reason as a `[CoreBluetooth] WARNING:` line, unless
+    /// `CBCentralManagerOptionShowPowerAlertKey` was false).
+    public func centralManager(_ central: CBCentralManager, didFailToScanWithError error: any Error) {}
 }

@@ -45,7 +45,23 @@ extension CBCentralManager {
                 return true
             }
             if changed { peripheral.delegate?.peripheralDidUpdateName(peripheral) }
+        case .scanFailed(let reason): handleScanFailed(reason)
         }
+    }
+
+    /// The scan did not start or was ended below the app: `isScanning` becomes false and the delegate's Linux addition `centralManager(_:didFailToScanWithError:)` gets a `CBError.unknown` whose
+    /// `userInfo["OCBBackendReason"]` (and `NSLocalizedDescriptionKey`) is `reason`. Nothing when no scan was asked for.
+    private func handleScanFailed(_ reason: String) {
+        let wasScanning: Bool = lock.run {
+            guard storedIsScanning else { return false }
+            storedIsScanning = false
+            scanParameters = nil
+            return true
+        }
+        guard wasScanning else { return }
+        saveRestoration()
+        delegate?.centralManager(self, didFailToScanWithError: CBError(.unknown, userInfo: [
+            "OCBBackendReason": reason, NSLocalizedDescriptionKey: reason]))
     }
 
     private func handleState(_ state: CBManagerState, controller: BluetoothAddress?) {

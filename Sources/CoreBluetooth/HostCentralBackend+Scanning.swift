@@ -4,13 +4,43 @@ internal import OCBCore
 internal import OCBHost
 
 extension HostCentralBackend {
-    /// Starts (or restarts) an active scan with ``scanOptions(_:)``'s settings; a failure to start is only logged
-    /// (``Diagnostics``), the facade sees no discoveries.
+    /// Starts (or restarts) an active scan with ``scanOptions(_:)``'s settings; a failure to start reaches the
+    /// facade as ``BackendEvent/scanFailed(reason:)`` with ``scanFailureReason(_:)``'s line. No event when the host
+    /// is not powered on (the state change already ended the scan).
     package func startScan(_ parameters: ScanParameters) {
         queue.async { [self] in
-            host.startScan(Self.scanOptions(parameters)) { error in
-                if let error { Diagnostics.warning("scan could not start: \(error)") }
+            host.startScan(Self.scanOptions(parameters)) { [weak self] error in
+                guard let self, let error, !stopped else { return }
+                switch error {
+                case .notPoweredOn, .stopped: return  // the state change, or the app's own stop, already ended it
+                default: break
+                }
+                scanFailed("scanning did not start: " + Self.scanFailureReason(error, sharedController: host is KernelHost))
             }
+        }
+    }
+
+    /// Reports a scan failure to the facade, logging it as a `[CoreBluetooth] WARNING:` line first unless
+    /// `CBCentralManagerOptionShowPowerAlertKey` was false (``warnsOnUnavailability``), as the state warnings.
+    func scanFailed(_ reason: String) {
+        if warnsOnUnavailability { Diagnostics.warning(reason) }
+        emit(.scanFailed(reason: reason))
+    }
+
+    /// What a scan failure means and what to do, in one line: the host error, with the cause behind the common ones
+    /// (0x0C Command Disallowed: on a controller the kernel shares, someone else scans; a timeout: the controller
+    /// does not answer).
+    static func scanFailureReason(_ error: HostError, sharedController: Bool) -> String {
+        switch error {
+        case .commandFailed(_, .commandDisallowed) where !sharedController:
+            "\(error): the controller refused to scan; try again, or power-cycle the controller"
+        case .commandFailed(_, .commandDisallowed):
+            "\(error): the controller is already scanning for another client (bluetoothd discovering, `bluetoothctl scan on`, "
+                + "another process, or one that died while scanning); stop that scan or power-cycle the controller"
+        case .commandTimeout:
+            "\(error): the controller did not answer; check that it is powered and attached"
+        default:
+            "\(error)"
         }
     }
 

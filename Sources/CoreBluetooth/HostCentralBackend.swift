@@ -66,6 +66,7 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
     /// A backend over `host`; nothing happens until ``start(eventHandler:)``.
     package init(host: any CentralHost) {
         self.host = host
+        queue.setSpecific(key: Self.queueKey, value: true)
     }
 
     /// A backend for `configuration`: ``Host/KernelHost`` for `hciN`, ``Host/HostController`` otherwise.
@@ -93,18 +94,28 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
         }
     }
 
-    /// Stops the host (connections end, the transport closes) and drops the handler: no event follows. Final: the
-    /// backend does not start again.
+    /// Stops the host (connections end, the scan is ended on the controller, the transport closes) and drops the
+    /// handler: no event follows. Final: the backend does not start again. Called from `CBCentralManager`'s deinit,
+    /// it waits up to ``stopWait`` for the host to finish (unless called on the backend's own queue), so a process that
+    /// releases its manager and exits leaves no scan running on a controller the kernel shares.
     package func stop() {
+        let finished = DispatchSemaphore(value: 0)
         queue.async { [self] in
-            guard !stopped else { return }
+            guard !stopped else { finished.signal(); return }
             stopped = true
             handler = nil
             links = [:]
             connecting = []
-            host.stop()
+            host.stop { _ = finished.signal() }
         }
+        guard DispatchQueue.getSpecific(key: Self.queueKey) == nil else { return }
+        _ = finished.wait(timeout: .now() + Self.stopWait)
     }
+
+    /// The longest ``stop()`` waits for the host: its own wait for a scan's end (1 s) and a margin.
+    static let stopWait: DispatchTimeInterval = .milliseconds(1_500)
+    /// Marks ``queue`` so ``stop()`` does not wait on itself.
+    static let queueKey = DispatchSpecificKey<Bool>()
 
     /// Hands an event to the facade (on `queue`).
     func emit(_ event: BackendEvent) {
@@ -207,7 +218,12 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
         switch event {
         case .stateChanged(let state): hostStateChanged(state)
         case .discovered(let device): emit(.advertisement(Self.report(device)))
-        case .scanStopped(let error): Diagnostics.warning("scanning stopped by the host: \(error)")
+        case .scanStopped(let error):
+            // A lost or stopped host reports its state change, which ends the facade's scan; anything else is news.
+            switch error {
+            case .stopped, .transportClosed, .transportFailed, .notPoweredOn, .hardwareError, .permissionDenied: break
+            default: scanFailed("scanning stopped: " + Self.scanFailureReason(error, sharedController: host is KernelHost))
+            }
         case .connected(let info): linkUp(info)
         case .connectionFailed(let peer, let error): attemptFailed(peer, error)
         case .disconnected(let info, let reason, let error):
@@ -216,10 +232,17 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
             linkDown(info.peer, handle: info.handle, reason: reason, attTimedOut: attTimedOut)
         case .readyToSendWriteWithoutResponse(let handle):
             if let peer = peer(handle: handle) { emit(.writeWithoutResponseAvailability(peer, canSend: true)) }
+        case .notice(let line):
+            Diagnostics.warning(line)
         case .recordingProblem(let line):
             Diagnostics.warning(line)  // CBCentralManagerOptionBtsnoopPathKey asked for a file that is not (or no longer) written
         case .transportLost(let text):
             lastTransportDiagnostic = text
+        case .controllerAvailable:
+            // The kernel says the controller is back: open it now rather than at the next retry.
+            guard reportedState != .poweredOn, host.state != .poweredOn, host.state != .resetting else { return }
+            retryDelay = 0.5
+            open()
         default: break  // link parameter, data length and PHY updates; raw ATT PDUs (the GATT client has them); diagnostics.
         }
     }

@@ -7,6 +7,7 @@
 //   KernelProbe host PEER               KernelHost on hci0: scan until PEER, connect, GATT service discovery and read
 //   KernelProbe record PEER FILE        KernelHost on hci0 recording to FILE: scan, connect, Exchange MTU; FILE read back
 //   KernelProbe user                    user channel on hci0 (must be down): HCI Reset, Read BD_ADDR
+//   KernelProbe central-power PEER      CoreBluetooth on hci0: scan, connect PEER, hci0 powered off (btmgmt) and on again
 // Prints one PASS/FAIL line per check; exits 1 if any failed, 2 on a usage error.
 
 import OCBCore
@@ -51,8 +52,11 @@ case "record":
     RecordingChecks.run(controller: 0, peer: peer, path: arguments[2], report: report)
 case "user":
     ControllerChecks.userChannel(controller: 0, expected: hci0, report: report)
+case "central-power":
+    guard arguments.count >= 2 else { exit(2) }
+    CentralPowerChecks.run(controller: 0, peer: arguments[1], report: report)
 default:
-    FileHandle.standardError.write(Data("usage: KernelProbe list | raw PEER | att PEER | host PEER | record PEER FILE | user\n".utf8))
+    FileHandle.standardError.write(Data("usage: KernelProbe list | raw PEER | att PEER | host PEER | record PEER FILE | user | central-power PEER\n".utf8))
     exit(2)
 }
 exit(report.exitStatus)

@@ -152,6 +152,25 @@ import Testing
         #expect(recorder.offQueue == 0, "every callback ran on the manager's queue")
     }
 
+    @Test func scanTheControllerRefusesReportsDidFailToScan() throws {
+        // The controller answers LE Set Extended Scan Enable (the peer's controllers list the extended commands) with
+        // 0x0C Command Disallowed: isScanning turns false and the Linux
+        // addition didFailToScanWithError says why; a scan after the refusal ends works.
+        let peer = try LivePeer.shared()
+        let central = LiveCentral(transport: try LivePeer.transport(1), options: [CBCentralManagerOptionShowPowerAlertKey: false])
+        #expect(central.wait { $0.hasPrefix("state ") } == "state poweredOn")
+        try peer.refuse(opcode: 0x2042, status: 0x0C, controller: 1)
+        defer { try? peer.refuse(opcode: 0x2042, status: 0, controller: 1) }
+        let failed = central.request("failToScan") { central.manager.scanForPeripherals(withServices: nil) }
+        #expect(failed == "failToScan scanning did not start: command 0x2042 LE Set Extended Scan Enable failed: 0x0C Command Disallowed: "
+                + "the controller refused to scan; try again, or power-cycle the controller error=CB.0")
+        #expect(central.queue.sync { central.manager.isScanning } == false)
+        try peer.refuse(opcode: 0x2042, status: 0, controller: 1)
+        #expect(central.request("discover OCB Alpha") { central.manager.scanForPeripherals(withServices: nil) } != nil)
+        #expect(central.manager.isScanning)
+        central.manager.stopScan()
+    }
+
     @Test func connectionThatFailsReportsDidFailToConnect() throws {
         // The controller stops answering LE (Extended) Create Connection: the host's 2 s command timeout fails the
         // attempt (status 0x22 LMP/LL Response Timeout) → didFailToConnect with CBError.connectionFailed.

@@ -54,6 +54,9 @@ final class Recorder: NSObject, CBCentralManagerDelegate, CBPeripheralDelegate, 
     func centralManager(_ central: CBCentralManager, didFailToConnect peripheral: CBPeripheral, error: (any Error)?) {
         add("failToConnect", error: error)
     }
+    func centralManager(_ central: CBCentralManager, didFailToScanWithError error: any Error) {
+        add("failToScan \((error as? CBError)?.userInfo["OCBBackendReason"] as? String ?? "")", error: error)
+    }
     func centralManager(_ central: CBCentralManager, didDisconnectPeripheral peripheral: CBPeripheral, error: (any Error)?) {
         add("disconnect", error: error)
     }

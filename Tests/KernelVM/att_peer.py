@@ -48,9 +48,20 @@ async def main() -> None:
             (AdvertisingData.FLAGS, bytes([0x06])),
             (AdvertisingData.COMPLETE_LOCAL_NAME, b"ocb-vm-peer"),
         ]))
+        async def advertise_again() -> None:
+            # Go on advertising while connected, as many peripherals do: btvirt has no supervision timeout, so a link
+            # whose central was powered off stays up here forever, and a peer that only advertises when free would
+            # never be found again (../shared/notes/kernel-in-a-vm.md).
+            try:
+                if not device.is_advertising:
+                    await device.start_advertising(auto_restart=True)
+            except Exception as error:  # the controller may refuse advertising while connected
+                print(f"peer: cannot advertise while connected: {error}", flush=True)
+
         def on_connection(connection) -> None:
             print(f"peer: connected {connection.peer_address}", flush=True)
             connection.on("disconnection", lambda reason: print(f"peer: disconnected reason 0x{reason:02X}", flush=True))
+            asyncio.get_running_loop().create_task(advertise_again())
 
         device.on("connection", on_connection)
         await device.power_on()

@@ -13,6 +13,9 @@ enum LivePeer {
         "tcp:127.0.0.1:\(try started.get().port())"
     }
 
+    /// The peer itself, for control lines.
+    static func peer() throws -> VirtualPeer { try started.get() }
+
     /// Runs cbtool with `arguments` plus `--transport` of the peer.
     static func run(_ arguments: [String]) throws -> ToolRun {
         try ToolRunner.run(arguments + ["--transport", transport()])

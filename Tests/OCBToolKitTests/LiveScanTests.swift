@@ -73,6 +73,20 @@ extension LiveCommandTests {
         #expect(summary["active"] as? Bool == true)
     }
 
+    @Test("scan the controller refuses (0x0C): exit 1 with one line saying why and what to do")
+    func scanRefused() throws {
+        let peer = try LivePeer.peer()
+        try peer.refuse(opcode: 0x2042, status: 0x0C)  // LE Set Extended Scan Enable: the peer's controller is extended
+        defer { try? peer.refuse(opcode: 0x2042, status: 0) }
+        let run = try LivePeer.run(["scan", "--duration", "3"])
+        #expect(run.status == 1)
+        #expect(run.stdoutLines.isEmpty, "no summary of a scan that never ran: \(run.stdout)")
+        let errors = run.stderrLines.filter { $0.hasPrefix("cbtool: error: ") }
+        #expect(errors == ["cbtool: error: scanning did not start: command 0x2042 LE Set Extended Scan Enable failed: 0x0C Command Disallowed: "
+                           + "the controller refused to scan; try again, or power-cycle the controller"], "\(run.stderr)")
+        #expect(run.stderrLines.count == 2, "the progress line and the error only: \(run.stderr)")
+    }
+
     @Test("scan --passive: no scan requests, so no scan response data (alpha's shortened name, no 128-bit UUID)")
     func scanPassive() throws {
         let run = try LivePeer.run(["scan", "--duration", "1", "--passive"])

@@ -155,6 +155,14 @@ class Peer:
                 for controller in self._controllers_for(rest[1:]):
                     controller.muted.add(opcode)
                 return f'OK mute 0x{opcode:04X}'
+            if cmd == 'refuse':
+                opcode, status = int(rest[0], 0), int(rest[1], 0)
+                for controller in self._controllers_for(rest[2:]):
+                    if status == 0:
+                        controller.refused.pop(opcode, None)
+                    else:
+                        controller.refused[opcode] = status
+                return f'OK refuse 0x{opcode:04X} 0x{status:02X}'
             if cmd == 'unmute':
                 if rest and rest[0] != 'all':
                     opcode = int(rest[0], 0)

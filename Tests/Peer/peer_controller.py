@@ -110,6 +110,7 @@ class PeerController(Controller):
         self.extended = extended
         self.rssi = rssi
         self.muted: set[int] = set()
+        self.refused: dict[int, int] = {}  # opcode -> status answered instead of running the command
         self.supported_commands = set(Controller.supported_commands)
         if extended:
             self.supported_commands.update(EXTENDED_COMMANDS)
@@ -192,6 +193,10 @@ class PeerController(Controller):
                 command = hci.HCI_Command.from_bytes(packet)
             except Exception:  # malformed parameters: answer like a controller would
                 self.send_raw(ev.command_complete(opcode, bytes([ev.INVALID_HCI_COMMAND_PARAMETERS])))
+                return
+            if opcode in self.refused:
+                logger.info('[%s] refused command 0x%04X with 0x%02X', self.name, opcode, self.refused[opcode])
+                self._reply_status(command, self.refused[opcode])
                 return
             self.on_hci_command_packet(command)
             return

@@ -160,6 +160,12 @@ public final class VirtualPeer: @unchecked Sendable {
         try send("mute 0x\(String(opcode, radix: 16))" + (controller.map { " \($0)" } ?? ""))
     }
 
+    /// Makes controller `controller` (all when nil) answer every HCI command with `opcode` with `status` (Command
+    /// Complete, or Command Status for commands that have one) without running it; status 0 undoes it.
+    public func refuse(opcode: UInt16, status: UInt8, controller: Int? = nil) throws {
+        try send("refuse 0x\(String(opcode, radix: 16)) 0x\(String(status, radix: 16))" + (controller.map { " \($0)" } ?? ""))
+    }
+
     /// Undoes ``mute(opcode:controller:)``; nil `opcode` unmutes every opcode.
     public func unmute(opcode: UInt16? = nil, controller: Int? = nil) throws {
         let what = opcode.map { "0x\(String($0, radix: 16))" } ?? "all"

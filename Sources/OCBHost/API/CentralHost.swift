@@ -25,6 +25,9 @@ public protocol CentralHost: AnyObject, Sendable {
     func start(completion: @escaping @Sendable (Result<ControllerInfo, HostError>) -> Void)
     /// Ends every connection and attempt (with ``HostError/stopped``), stops scanning and closes the transport.
     func stop()
+    /// ``stop()``, then `completion` on the host's own queue once the scan is ended on the controller (or the wait
+    /// for that gave up) and the transport is closed: a process about to exit waits on it so it leaves no scan behind.
+    func stop(completion: @escaping @Sendable () -> Void)
     /// Starts (or restarts with new options) scanning; discoveries arrive as ``HostEvent/discovered(_:)``.
     func startScan(_ options: ScanOptions, completion: @escaping @Sendable (HostError?) -> Void)
     /// Stops scanning; held advertisements are released first.

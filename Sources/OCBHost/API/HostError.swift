@@ -26,6 +26,8 @@ public enum HostError: Error, Sendable, Hashable, CustomStringConvertible {
     case commandFailed(HCIOpcode, HCIErrorCode)
     /// The command's answer could not be decoded.
     case malformedResponse(HCIOpcode, String)
+    /// The kernel's management interface answered a command with a non-zero status (BlueZ doc/mgmt-api.txt).
+    case managementCommandFailed(ManagementOpcode, ManagementStatus)
     /// The controller does not support what was asked (its Supported Commands or LE Features lack it).
     case unsupported(String)
     /// The connect timeout passed before the connection was established.
@@ -56,6 +58,7 @@ public enum HostError: Error, Sendable, Hashable, CustomStringConvertible {
         case .commandTimeout(let opcode): "command \(opcode) timed out"
         case .commandFailed(let opcode, let status): "command \(opcode) failed: \(status)"
         case .malformedResponse(let opcode, let why): "malformed answer to \(opcode): \(why)"
+        case .managementCommandFailed(let opcode, let status): "management command \(opcode) failed: \(status)"
         case .unsupported(let what): "unsupported by the controller: \(what)"
         case .connectTimeout(let peer): "connection to \(peer) timed out"
         case .connectCancelled(let peer): "connection to \(peer) cancelled"

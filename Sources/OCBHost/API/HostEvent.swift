@@ -44,4 +44,11 @@ public enum HostEvent: Sendable {
     case recordingProblem(String)
     /// A diagnostic line for the log (malformed input dropped, a controller fault).
     case diagnostic(String)
+    /// A line for the operator: how the host had to work (scanning with another client's discovery; a fallback
+    /// because a capability is missing). The host goes on.
+    case notice(String)
+    /// The controller this host lost is usable again: kernel mode saw it powered on or added back (management New
+    /// Settings with Powered set, or Index Added, BlueZ doc/mgmt-api.txt). Call ``CentralHost/start(completion:)``
+    /// to open it.
+    case controllerAvailable
 }

@@ -16,23 +16,33 @@ extension KernelHost {
         queue.async { self.startOnQueue(completion) }
     }
 
-    /// Disables scanning, then closes the raw socket and every L2CAP socket: the scan, connections and attempts end
-    /// with ``HostError/stopped``. The controller stays up, owned by the kernel. A recording gets what the kernel
-    /// reported up to this point and its file is closed.
+    /// Ends scanning, then closes the raw socket, the management socket and every L2CAP socket: the scan,
+    /// connections and attempts end with ``HostError/stopped``. The controller stays up, owned by the kernel. A
+    /// recording gets what the kernel reported up to this point and its file is closed.
     ///
-    /// The kernel does not stop a scan when the raw socket that enabled it closes, so while scanning this sends LE Set
-    /// (Extended) Scan Enable with Enable 0 in the family in use (Vol 4 Part E §7.8.11, §7.8.65), emits
-    /// ``HostEvent/scanStopped(_:)`` at once, and closes the sockets when the controller answered or after
-    /// ``scanDisableWait``, whichever comes first. Otherwise the sockets close at once.
+    /// The kernel stops neither a discovery nor a raw-socket scan when the socket that asked for it closes, so while
+    /// scanning this sends Stop Discovery (a discovery of ours) or LE Set (Extended) Scan Enable with Enable 0 in the
+    /// family in use (Vol 4 Part E §7.8.11, §7.8.65), emits ``HostEvent/scanStopped(_:)`` at once, and closes the
+    /// sockets when the answer came or after ``scanDisableWait``, whichever comes first. Otherwise they close at once.
     public func stop() {
-        queue.async { self.stopOnQueue() }
+        stop {}
+    }
+
+    /// ``stop()``; `completion` runs on the host queue once the sockets are closed (after the scan's end was answered,
+    /// or after ``scanDisableWait``).
+    public func stop(completion: @escaping @Sendable () -> Void) {
+        queue.async { self.stopOnQueue(completion) }
     }
 
     /// How long ``stop()`` waits for the answer to its scan disable before it closes the sockets anyway.
     static let scanDisableWait: DispatchTimeInterval = .seconds(1)
 
-    private func stopOnQueue() {
-        guard let socket = transport, let session = scan else { return tearDown(.stopped) }
+    private func stopOnQueue(_ completion: @escaping @Sendable () -> Void) {
+        guard let socket = transport, let session = scan else {
+            closeManagement()
+            tearDown(.stopped)
+            return completion()
+        }
         scan = nil
         _ = reassembler.reset()
         emit(.scanStopped(.stopped))
@@ -41,9 +51,11 @@ extension KernelHost {
         let close: @Sendable () -> Void = { [self] in
             // Nothing to do when the host was torn down meanwhile, or restarted on a new socket.
             guard transport === socket else { return }
+            closeManagement()
             tearDown(.stopped)
+            completion()
         }
-        disableScan(session.family) { _ in close() }
+        endScan(session) { _ in close() }
         queue.asyncAfter(deadline: .now() + Self.scanDisableWait, execute: close)
     }
 
@@ -56,7 +68,9 @@ extension KernelHost {
         }
         let device: HCIDeviceInfo
         do {
-            guard let found = try HCIDeviceList.devices().first(where: { $0.index == controllerIndex }) else {
+            let devices = try HCIDeviceList.devices()
+            openManagement()  // before the checks below, so a missing or powered-off hciN is seen coming back
+            guard let found = devices.first(where: { $0.index == controllerIndex }) else {
                 return fail(.transportFailed("no controller hci\(controllerIndex)"))
             }
             device = found
@@ -64,6 +78,10 @@ extension KernelHost {
             return fail(HostController.hostError(opening: error))
         }
         guard device.isUp else { return fail(.transportFailed("hci\(controllerIndex) is down")) }
+        if let capabilities = ProcessCapabilities.current(), !capabilities.has(ProcessCapabilities.netRaw) {
+            return fail(.permissionDenied("the kernel path (raw HCI socket on hci\(controllerIndex)) needs CAP_NET_RAW: run as root, "
+                                          + "or grant it (`setcap cap_net_raw,cap_net_admin+ep BINARY`, or systemd AmbientCapabilities=CAP_NET_RAW CAP_NET_ADMIN)"))
+        }
         let socket = HCISocketTransport(controller: controllerIndex, channel: .raw)
         do {
             try socket.open(queue: queue, onPacket: { [weak self] packet in self?.receive(packet) },
@@ -77,12 +95,20 @@ extension KernelHost {
         transport = socket
         startRecording()
         commands = HCICommandFlow()
+        // A read that fails ends the start with its error (EPERM on send: unauthorized; no answer: a timeout).
         command(HCIReadLocalSupportedCommands.self, HCIReadLocalSupportedCommands()) { [self] supported in
+            guard case .success(let supportedCommands) = supported else {
+                if case .failure(let error) = supported { tearDown(error); fail(error) }
+                return
+            }
             command(HCILEReadLocalSupportedFeatures.self, HCILEReadLocalSupportedFeatures()) { [self] features in
+                guard case .success(let leFeatures) = features else {
+                    if case .failure(let error) = features { tearDown(error); fail(error) }
+                    return
+                }
                 let info = ControllerInfo(hciVersion: 0, manufacturer: 0, publicAddress: device.address,
                                           ownAddress: PeerAddress(device.address, type: .public),
-                                          supportedCommands: (try? supported.get()) ?? SupportedCommands(bytes: []),
-                                          leFeatures: (try? features.get()) ?? LEFeatures(rawValue: 0),
+                                          supportedCommands: supportedCommands, leFeatures: leFeatures,
                                           aclDataPacketLength: 0, aclDataPacketCount: 0)
                 self.info = info
                 setState(.poweredOn)
@@ -128,7 +154,11 @@ extension KernelHost {
         info = nil
         recording?.stop()
         recording = nil
-        if currentState != .unknown && currentState != .unsupported && currentState != .unauthorized { setState(.poweredOff) }
+        if HostController.isPermission(error) {
+            setState(.unauthorized)
+        } else if currentState != .unknown && currentState != .unsupported && currentState != .unauthorized {
+            setState(.poweredOff)
+        }
     }
 
     // MARK: - Commands on the raw socket
@@ -142,8 +172,23 @@ extension KernelHost {
                 do { return .success(try C.decodeReturnParameters(bytes)) } catch { return .failure(.malformedResponse(C.opcode, "\(error)")) }
             })
         }
-        for packet in commands.nextPacketsToSend(now: .now) { try? transport.send(packet) }
+        sendPending()
         rescheduleTimer()
+    }
+
+    /// Sends the commands the flow lets go. A send that fails ends the host with its error: EPERM (a raw socket
+    /// without CAP_NET_RAW) as ``HostError/permissionDenied(_:)`` and ``HostState/unauthorized``, anything else as
+    /// ``HostError/transportFailed(_:)``.
+    func sendPending() {
+        guard let transport else { return }
+        for packet in commands.nextPacketsToSend(now: .now) {
+            do {
+                try transport.send(packet)
+            } catch {
+                emit(.transportLost("send failed: \(error)"))
+                return tearDown(HostController.hostError(opening: error))
+            }
+        }
     }
 
     /// Arms the one timer for the earliest deadline of the command flow, the scan's merger and the links' ATT.
@@ -180,7 +225,7 @@ extension KernelHost {
         switch event {
         case .commandComplete, .commandStatus:
             finish(commands.handle(event))
-            if let transport { for packet in commands.nextPacketsToSend(now: .now) { try? transport.send(packet) } }
+            sendPending()
         case .leMeta(.advertisingReport(let reports)):
             for report in reports.reports { observe(AdvertisingObservation(HCIAdvertisingReport(report))) }
         case .leMeta(.extendedAdvertisingReport(let reports)):

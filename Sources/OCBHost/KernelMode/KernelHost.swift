@@ -6,10 +6,15 @@ import OCBHCI
 
 /// A ``CentralHost`` for a controller the Linux kernel (BlueZ) manages — the default on a gateway.
 ///
-/// - Scanning: an HCI_CHANNEL_RAW socket on hciN. The host never sends Reset or masks and never takes the controller
-///   over: it only reads version, supported commands and LE features and sends the scan commands, choosing the
-///   legacy or extended family like ``HostController`` and switching once when the controller answers Command
-///   Disallowed (the kernel may already have used the other family, Core v5.4 Vol 4 Part E §3.1.1).
+/// - Scanning: reports come from an HCI_CHANNEL_RAW socket on hciN. The host never sends Reset or masks and never
+///   takes the controller over: it reads supported commands and LE features, and scans through the kernel's
+///   discovery (management Start Discovery, so the kernel arbitrates between bluetoothd, other processes and us,
+///   and a dead process leaves no scan behind) or, for passive scans and without CAP_NET_ADMIN, with its own scan
+///   commands (see ``startScan(_:completion:)``).
+/// - State: a management socket (BlueZ doc/mgmt-api.txt) follows hciN: powered off (New Settings) or removed (Index
+///   Removed, or EPIPE on the raw socket) ends scans and links and makes the state ``HostState/poweredOff``; powered
+///   on or added again emits ``HostEvent/controllerAvailable``. Without CAP_NET_RAW, start fails with
+///   ``HostError/permissionDenied(_:)`` (state ``HostState/unauthorized``) saying what to grant.
 /// - Connections: one kernel L2CAP socket on the ATT fixed channel (CID 0x0004) per peer; the kernel makes the
 ///   LE connection. ATT and GATT run on the host exactly as in full-host mode (one ATT bearer and GATT client per link).
 /// - On a kernel without Bluetooth, ``start(completion:)`` fails with ``HostError/noBluetoothSupport`` and the state
@@ -42,6 +47,12 @@ public final class KernelHost: CentralHost, ATTLinkHost, @unchecked Sendable {
     var connecting: [PeerAddress: L2CAPSocket] = [:]
     let timer = DeadlineTimer()
     var recording: KernelRecording?
+    /// The management socket (power and presence events, kernel discovery); nil when it could not be opened.
+    var management: ManagementSocket?
+    /// Our management commands awaiting their Command Complete or Command Status, oldest first.
+    var managementPending: [(ManagementOpcode, (Result<(ManagementStatus, [UInt8]), HostError>) -> Void)] = []
+    /// Start Discovery answered Permission Denied (no CAP_NET_ADMIN): scans use the raw socket's commands from then on.
+    var discoveryDenied = false
 
     /// A host for controller hci`controllerIndex`, recording each session into the btsnoop file at `btsnoopPath`
     /// (datalink 1002, H4 with directions) when given.

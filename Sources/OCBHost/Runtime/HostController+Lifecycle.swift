@@ -20,9 +20,14 @@ extension HostController {
     /// Ends scanning, every connection and attempt (with ``HostError/stopped``, links with reason 0x16 Connection
     /// Terminated By Local Host) and closes the transport. No effect when not started.
     public func stop() {
+        stop {}
+    }
+
+    /// ``stop()``; `completion` runs on the host queue once the transport is closed.
+    public func stop(completion: @escaping @Sendable () -> Void) {
         queue.async {
-            guard self.transport != nil else { return }
-            self.tearDown(.stopped, reason: .connectionTerminatedByLocalHost)
+            if self.transport != nil { self.tearDown(.stopped, reason: .connectionTerminatedByLocalHost) }
+            completion()
         }
     }
 

@@ -13,5 +13,21 @@ enum CommandFamily: Sendable, Hashable {
 struct ScanSession {
     var options: ScanOptions
     var merger: ScanResultMerger
+    /// The family of the scan commands sent (for the disable); unused while ``discovery`` is set.
     var family: CommandFamily
+    /// Kernel mode only: the scan is the kernel's discovery (management Start Discovery), not our own commands.
+    var discovery: KernelDiscovery? = nil
+}
+
+/// Who runs the kernel discovery a kernel-mode scan receives its reports from (BlueZ doc/mgmt-api.txt).
+enum KernelDiscovery: Sendable, Hashable {
+    /// Our first Start Discovery is on its way; the controller's reports may come before its answer and are kept.
+    case starting
+    /// Our Start Discovery succeeded and no Discovering 0 came since: ours to stop.
+    case owned
+    /// Start Discovery answered Busy: another client (bluetoothd, `bluetoothctl scan on`, another process) runs one;
+    /// the controller's reports reach our raw socket all the same.
+    case shared
+    /// A round ended (Discovering 0) and our Start Discovery for the next is on its way.
+    case restarting
 }

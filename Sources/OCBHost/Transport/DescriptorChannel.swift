@@ -6,13 +6,15 @@ import Glibc
 
 /// Owns a non-blocking descriptor: a dispatch read source hands each `read()` result to `onChunk` on
 /// `queue`; writes wait for writability with poll() (bounded by `writeTimeout`), never with a sleep.
-/// The descriptor is closed once the source is cancelled.
+/// The descriptor is closed once the source is cancelled. `datagrams` marks a packet socket (see ``write(_:)``).
 final class DescriptorChannel: @unchecked Sendable {
     let descriptor: Int32
     private let queue: DispatchQueue
     private let readCapacity: Int
     private let writeTimeoutMilliseconds: Int32
     private let operation: String
+    /// A packet socket (one datagram per write), not a byte stream.
+    private let datagrams: Bool
     private let stateLock = NSLock()
     private let writeLock = NSLock()
     private var source: DispatchSourceRead?
@@ -23,7 +25,8 @@ final class DescriptorChannel: @unchecked Sendable {
 
     /// Takes ownership of `descriptor` (made non-blocking here). `readCapacity` must hold the largest datagram.
     init(descriptor: Int32, queue: DispatchQueue, readCapacity: Int = 65_544, writeTimeoutMilliseconds: Int32 = 5_000,
-         operation: String) {
+         operation: String, datagrams: Bool = false) {
+        self.datagrams = datagrams
         self.descriptor = descriptor
         self.queue = queue
         self.readCapacity = readCapacity
@@ -110,7 +113,8 @@ final class DescriptorChannel: @unchecked Sendable {
         _ = Glibc.close(descriptor)
     }
 
-    /// Writes all of `bytes` (one datagram on packet sockets), waiting with poll() while the kernel buffer is full.
+    /// Writes all of `bytes` (one datagram on packet sockets), waiting with poll() while the kernel buffer is full. On
+    /// a datagram channel a write that returns 0 counts as sent; on a stream it throws (EIO).
     func write(_ bytes: [UInt8]) throws(HCITransportError) {
         writeLock.lock()
         defer { writeLock.unlock() }
@@ -120,7 +124,13 @@ final class DescriptorChannel: @unchecked Sendable {
             let count = bytes.withUnsafeBytes { raw in
                 Glibc.write(descriptor, raw.baseAddress.map { $0 + written }, bytes.count - written)
             }
-            if count >= 0 { written += count; continue }
+            if count > 0 { written += count; continue }
+            // A packet socket takes a datagram whole or not at all; the kernel's management channel answers a command
+            // it refuses (Permission Denied) with a status event and returns 0, and writing again would send it again.
+            if count == 0 {
+                guard datagrams else { throw HCITransportError(errno: EIO, operation: "write to \(operation) (0 bytes written)") }
+                return
+            }
             let code = errno
             if code == EINTR { continue }
             guard code == EAGAIN || code == EWOULDBLOCK else {

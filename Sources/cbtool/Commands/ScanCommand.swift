@@ -41,6 +41,8 @@ enum ScanCommand {
                             json: AdvertiserFormatter.json(snapshot, extra: ["time": .string(LiveCommandSupport.isoTime(Date()))]))
             case .stateChanged(let state) where state != .poweredOn:
                 throw .failure("the controller stopped while scanning (CoreBluetooth reports \(state))")
+            case .scanFailed(let reason):
+                throw .failure(reason)
             case .interrupted:
                 break scanning
             default:

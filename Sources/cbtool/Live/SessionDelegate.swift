@@ -21,6 +21,10 @@ final class SessionDelegate: NSObject, CBCentralManagerDelegate, CBPeripheralDel
         inbox.post(.discovered(peripheral, advertisement: advertisementData, rssi: RSSI.intValue))
     }
 
+    func centralManager(_ central: CBCentralManager, didFailToScanWithError error: any Error) {
+        inbox.post(.scanFailed((error as? CBError)?.userInfo["OCBBackendReason"] as? String ?? "\(error)"))
+    }
+
     func centralManager(_ central: CBCentralManager, didConnect peripheral: CBPeripheral) {
         inbox.post(.connected(peripheral))
     }
