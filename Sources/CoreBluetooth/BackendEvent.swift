@@ -21,7 +21,8 @@ package enum BackendEvent: Sendable, Equatable {
     case connectionFailed(PeerAddress, reason: HCIErrorCode)
     /// The connection ended; `reason` is the HCI error code of Disconnection Complete (Vol 4 Part E §7.7.5):
     /// 0x08 Connection Timeout, 0x13 Remote User Terminated, 0x16 Connection Terminated by Local Host, ...;
-    /// `error` is `.timeout` when the host ended the link because an ATT transaction timed out (Vol 3 Part F §3.3.3).
+    /// `error` is `.timeout` when the host ended the link because an ATT transaction timed out (Vol 3 Part F §3.3.3),
+    /// `.controllerLost` when it ended because the controller went away.
     case disconnected(PeerAddress, reason: HCIErrorCode, error: BackendError? = nil)
     /// The result of the request `RequestID` on `peer`.
     case response(PeerAddress, RequestID, BackendResponse)
@@ -72,6 +73,10 @@ package enum BackendError: Error, Sendable, Equatable {
     case disconnected
     /// There is no connection → `CBError.notConnected`.
     case notConnected
+    /// The link ended because the controller went away (powered off, removed, lost, unresponsive) →
+    /// `CBError.peripheralDisconnected`; an auto-reconnect connection does not reconnect (the manager's state drops
+    /// below `.poweredOn`, which invalidates its peripherals).
+    case controllerLost
     /// Any other failure → `CBError.unknown`.
     case other(String)
 }

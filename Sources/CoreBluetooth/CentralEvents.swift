@@ -11,9 +11,10 @@ extension CBCentralManager {
         case .stateChanged(let state, let controller): handleState(state, controller: controller)
         case .advertisement(let report): handleAdvertisement(report)
         case .connected(let peer, let mtu): handleConnected(peer, mtu: mtu)
-        case .connectionFailed(let peer, let reason): handleLinkDown(peer, reason: reason, failedToConnect: true, attTimedOut: false)
+        case .connectionFailed(let peer, let reason):
+            handleLinkDown(peer, reason: reason, failedToConnect: true, attTimedOut: false, controllerLost: false)
         case .disconnected(let peer, let reason, let error):
-            handleLinkDown(peer, reason: reason, failedToConnect: false, attTimedOut: error == .timeout)
+            handleLinkDown(peer, reason: reason, failedToConnect: false, attTimedOut: error == .timeout, controllerLost: error == .controllerLost)
         case .response(let peer, let id, let response):
             lock.run { active[peer] }?.handleResponse(id, response)
         case .valueNotified(let peer, let handle, let value, _):
@@ -148,8 +149,9 @@ extension CBCentralManager {
     }
 
     /// A connection attempt failed or a connection ended (after an ATT transaction timeout when `attTimedOut`:
-    /// `CBError.connectionTimeout` naming it, as iOS reports a lost ATT bearer).
-    private func handleLinkDown(_ peer: PeerAddress, reason: HCIErrorCode, failedToConnect: Bool, attTimedOut: Bool) {
+    /// `CBError.connectionTimeout` naming it, as iOS reports a lost ATT bearer). A link the controller's loss ended
+    /// (`controllerLost`) is never reported as reconnecting: the state change that follows invalidates the peripheral.
+    private func handleLinkDown(_ peer: PeerAddress, reason: HCIErrorCode, failedToConnect: Bool, attTimedOut: Bool, controllerLost: Bool) {
         enum Report { case failed(CBError), disconnected((any Error)?, reconnecting: Bool) }
         let outcome: (CBPeripheral, [PendingOperation], Report)? = lock.run {
             guard let peripheral = active[peer] else { return nil }
@@ -166,7 +168,7 @@ extension CBCentralManager {
             } else if attTimedOut {
                 report = .disconnected(DisconnectReason.attTimeoutError(reason), reconnecting: peripheral.autoReconnect)
             } else {
-                report = .disconnected(DisconnectReason.disconnectError(reason), reconnecting: peripheral.autoReconnect)
+                report = .disconnected(DisconnectReason.disconnectError(reason), reconnecting: peripheral.autoReconnect && !controllerLost)
             }
             if case .disconnected(_, reconnecting: true) = report {
                 peripheral.storedState = .connecting

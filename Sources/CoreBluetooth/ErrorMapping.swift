@@ -9,7 +9,7 @@ extension BackendError {
         switch self {
         case .att(let code): CBATTError(attErrorCode: code.rawValue)
         case .timeout: CBError(.connectionTimeout)
-        case .disconnected: CBError(.peripheralDisconnected)
+        case .disconnected, .controllerLost: CBError(.peripheralDisconnected)
         case .notConnected: CBError(.notConnected)
         case .other(let text): CBError(.unknown, userInfo: ["OCBBackendReason": text])
         }

@@ -65,9 +65,9 @@ extension HostCentralBackend {
 
     /// A link ended (on `queue`), after an ATT transaction timeout when `attTimedOut`; pending GATT procedures fail
     /// with `.disconnected` through the client.
-    func linkDown(_ peer: PeerAddress, handle: ConnectionHandle, reason: HCIErrorCode, attTimedOut: Bool = false) {
+    func linkDown(_ peer: PeerAddress, handle: ConnectionHandle, reason: HCIErrorCode, error: BackendError? = nil) {
         guard let link = links[peer], link.handle == handle else { return }
         links[peer] = nil
-        emit(.disconnected(peer, reason: reason, error: attTimedOut ? .timeout : nil))
+        emit(.disconnected(peer, reason: reason, error: error))
     }
 }

@@ -227,9 +227,13 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
         case .connected(let info): linkUp(info)
         case .connectionFailed(let peer, let error): attemptFailed(peer, error)
         case .disconnected(let info, let reason, let error):
-            var attTimedOut = false
-            if case .attTimeout? = error { attTimedOut = true }
-            linkDown(info.peer, handle: info.handle, reason: reason, attTimedOut: attTimedOut)
+            var why: BackendError?
+            switch error {
+            case .attTimeout?: why = .timeout
+            case .transportClosed?, .transportFailed?, .hardwareError?, .commandTimeout?, .stopped?, .notPoweredOn?: why = .controllerLost
+            default: why = nil
+            }
+            linkDown(info.peer, handle: info.handle, reason: reason, error: why)
         case .readyToSendWriteWithoutResponse(let handle):
             if let peer = peer(handle: handle) { emit(.writeWithoutResponseAvailability(peer, canSend: true)) }
         case .notice(let line):
@@ -238,6 +242,13 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
             Diagnostics.warning(line)  // CBCentralManagerOptionBtsnoopPathKey asked for a file that is not (or no longer) written
         case .transportLost(let text):
             lastTransportDiagnostic = text
+        case .controllerUnresponsive(let opcode):
+            // Reset and re-initialise it now; the host's state change reports `.resetting` to the app.
+            if warnsOnUnavailability {
+                Diagnostics.warning("the controller did not answer \(opcode): resetting and re-initialising it (scanning stopped, connections ended)")
+            }
+            retryDelay = 0.5
+            open()
         case .controllerAvailable:
             // The kernel says the controller is back: open it now rather than at the next retry.
             guard reportedState != .poweredOn, host.state != .poweredOn, host.state != .resetting else { return }

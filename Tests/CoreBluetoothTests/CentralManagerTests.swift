@@ -201,6 +201,18 @@ import Testing
     #expect(h.backend.calls.filter { $0.hasPrefix("connect") }.count == 2)
 }
 
+@Test func autoReconnectIsNotClaimedWhenTheControllerIsLost() throws {
+    let h = Harness()
+    let peripheral = try #require(h.discover())
+    h.manager.connect(peripheral, options: [CBConnectPeripheralOptionEnableAutoReconnect: true])
+    h.flush()
+    h.backend.mtu = 23; h.emit(.connected(Harness.peer, mtu: h.backend.linkMTU))
+    h.emit(.disconnected(Harness.peer, reason: HCIErrorCode(rawValue: 0x16), error: .controllerLost))
+    #expect(h.recorder.log.last == "disconnect error=CB.7", "isReconnecting false: the peripheral goes with the controller")
+    #expect(peripheral.state == .disconnected)
+    #expect(h.backend.calls.filter { $0.hasPrefix("connect") }.count == 1, "no reconnection attempt")
+}
+
 @Test func powerLossStopsScanningEndsConnectionsAndFailsRequests() throws {
     let h = Harness()
     let (peripheral, characteristics) = try #require(h.explored())

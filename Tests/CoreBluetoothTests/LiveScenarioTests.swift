@@ -171,6 +171,27 @@ import Testing
         central.manager.stopScan()
     }
 
+    @Test func silentControllerIsResetAndReinitialised() throws {
+        // The controller drops LE Set Extended Scan Enable without an answer: after the 2 s command timeout the host
+        // resets and re-initialises it (HCI Reset, Vol 4 Part E §7.3.2), the app sees .resetting then .poweredOn,
+        // and a new scan (once the controller answers again) finds the peripherals.
+        let peer = try LivePeer.shared()
+        let central = LiveCentral(transport: try LivePeer.transport(1), options: [CBCentralManagerOptionShowPowerAlertKey: false])
+        #expect(central.wait { $0.hasPrefix("state ") } == "state poweredOn")
+        try peer.mute(opcode: 0x2042, controller: 1)
+        defer { try? peer.unmute(controller: 1) }
+        let mark = central.recorder.log.count
+        central.manager.scanForPeripherals(withServices: nil)
+        #expect(central.wait(from: mark, within: 5) { $0 == "state resetting" } != nil, "\(central.entries(from: mark))")
+        #expect(central.entries(from: mark).first?.hasPrefix("failToScan scanning did not start: command 0x2042 LE Set Extended Scan Enable timed out") == true,
+                "\(central.entries(from: mark))")
+        #expect(central.manager.isScanning == false)
+        try peer.unmute(controller: 1)
+        #expect(central.wait(from: mark, within: 5) { $0 == "state poweredOn" } != nil, "\(central.entries(from: mark))")
+        #expect(central.request("discover OCB Alpha") { central.manager.scanForPeripherals(withServices: nil) } != nil)
+        central.manager.stopScan()
+    }
+
     @Test func connectionThatFailsReportsDidFailToConnect() throws {
         // The controller stops answering LE (Extended) Create Connection: the host's 2 s command timeout fails the
         // attempt (status 0x22 LMP/LL Response Timeout) → didFailToConnect with CBError.connectionFailed.

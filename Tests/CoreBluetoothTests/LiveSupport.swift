@@ -4,7 +4,7 @@ import Foundation
 import PeerSupport
 import Testing
 
-/// The suite's virtual peer: five host-facing controllers, one per test that needs its own (the peer serves one
+/// The suite's virtual peer: six host-facing controllers, one per test that needs its own (the peer serves one
 /// client per controller, and a controller that just lost its client needs a moment before it accepts the next).
 enum LivePeer {
     nonisolated(unsafe) private static var started: Result<VirtualPeer, any Error>?
@@ -13,13 +13,13 @@ enum LivePeer {
     /// The running peer (started on first use).
     static func shared() throws -> VirtualPeer {
         try lock.withLock {
-            if started == nil { started = Result { try VirtualPeer(controllers: 5) } }
+            if started == nil { started = Result { try VirtualPeer(controllers: 6) } }
             return try started!.get()
         }
     }
 
     /// Controllers: 0 the scenario, 1 the failed connection (muted), 2 the example, 3 state restoration, 4 the
-    /// controller lost mid-session (its client dropped).
+    /// controller lost mid-session (its client dropped), 5 an auto-reconnect connection when the controller is lost.
     static func transport(_ index: Int) throws -> String {
         "tcp:127.0.0.1:\(try shared().port(index))"
     }

@@ -57,8 +57,9 @@ final class Recorder: NSObject, CBCentralManagerDelegate, CBPeripheralDelegate, 
     func centralManager(_ central: CBCentralManager, didFailToScanWithError error: any Error) {
         add("failToScan \((error as? CBError)?.userInfo["OCBBackendReason"] as? String ?? "")", error: error)
     }
-    func centralManager(_ central: CBCentralManager, didDisconnectPeripheral peripheral: CBPeripheral, error: (any Error)?) {
-        add("disconnect", error: error)
+    func centralManager(_ central: CBCentralManager, didDisconnectPeripheral peripheral: CBPeripheral,
+                        timestamp: CFAbsoluteTime, isReconnecting: Bool, error: (any Error)?) {
+        add(isReconnecting ? "disconnect reconnecting" : "disconnect", error: error)
     }
     func centralManager(_ central: CBCentralManager, didRetrievePeripherals peripherals: [CBPeripheral]) {
         add("retrieved \(peripherals.count)")

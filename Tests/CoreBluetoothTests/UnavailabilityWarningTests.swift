@@ -112,6 +112,30 @@ private func eventually(within seconds: Double = 5, _ condition: () -> Bool) -> 
         }
     }
 
+    @Test("an auto-reconnect connection when the controller is lost: not reported as reconnecting; connects again once it is back")
+    func autoReconnectAfterControllerLoss() throws {
+        let peer = try LivePeer.shared()
+        let central = LiveCentral(transport: try LivePeer.transport(5), options: [CBCentralManagerOptionShowPowerAlertKey: false])
+        #expect(central.wait { $0.hasPrefix("state ") } == "state poweredOn")
+        central.request("discover OCB Alpha") { central.manager.scanForPeripherals(withServices: [CBUUID(string: "180D")]) }
+        central.manager.stopScan()
+        let alpha = try #require(central.queue.sync { central.recorder.discovered.last { $0.0.name == "OCB Alpha" }?.0 })
+        #expect(central.request("connect") { central.manager.connect(alpha, options: [CBConnectPeripheralOptionEnableAutoReconnect: true]) } == "connect")
+        let mark = central.recorder.log.count
+        try peer.dropClient(controller: 5)  // the controller is gone: end of file on its transport
+        #expect(central.wait(from: mark, within: 5) { $0 == "state poweredOff" } != nil)
+        #expect(central.entries(from: mark).prefix(2) == ["disconnect error=CB.7", "state poweredOff"], "\(central.entries(from: mark))")
+        #expect(alpha.state == .disconnected)
+        #expect(central.wait(from: mark, within: 10) { $0 == "state poweredOn" } != nil, "the backend opens the controller again")
+        // As on iOS, the app finds the peripheral again and connects it itself.
+        let again = central.recorder.log.count
+        central.request("discover OCB Alpha") { central.manager.scanForPeripherals(withServices: [CBUUID(string: "180D")]) }
+        central.manager.stopScan()
+        let found = try #require(central.queue.sync { central.recorder.discovered.last { $0.0.name == "OCB Alpha" }?.0 })
+        #expect(central.request("connect") { central.manager.connect(found) } == "connect", "\(central.entries(from: again))")
+        central.request("disconnect") { central.manager.cancelPeripheralConnection(found) }
+    }
+
     @Test("a controller lost mid-session: one WARNING line with the host's words, then poweredOn again after the retry")
     func lostMidSession() throws {
         let peer = try LivePeer.shared()
@@ -121,7 +145,10 @@ private func eventually(within seconds: Double = 5, _ condition: () -> Bool) -> 
         defer { capture.remove() }
         try peer.dropClient(controller: 4)  // the peer closes the TCP connection: the host reads end of file
         #expect(poll(within: 5) { !capture.lines.isEmpty })
-        #expect(poll(within: 10) { central.manager.state == .poweredOn }, "the backend opens the controller again")
+        // The facade's state follows on its own queue: wait for its delegate calls, not the property.
+        #expect(central.wait(within: 5) { $0 == "state poweredOff" } != nil)
+        let off = central.recorder.log.lastIndex(of: "state poweredOff") ?? 0
+        #expect(central.wait(from: off, within: 10) { $0 == "state poweredOn" } != nil, "the backend opens the controller again")
         #expect(capture.lines == ["[CoreBluetooth] WARNING: Bluetooth is unavailable (state poweredOff): transport closed: "
                                   + "transport closed by the other side (opening it again every 0.5 s to 30 s until it answers)"])
         #expect(central.recorder.log.filter { $0.hasPrefix("state ") } == ["state poweredOn", "state poweredOff", "state poweredOn"])

@@ -8,7 +8,7 @@ import PeerSupport
 import Testing
 
 @Suite(.serialized) struct HostFailureTests {
-    @Test func unansweredCommandTimesOutAndTheHostStaysUsable() async throws {
+    @Test func unansweredCommandTimesOutThenTheHostAsksForAReset() async throws {
         let peer = try VirtualPeer()
         defer { peer.stop() }
         let (host, log) = makeHost(peer, commandTimeout: .milliseconds(500))
@@ -20,15 +20,25 @@ import Testing
         try peer.unmute()
         try await host.start()
         #expect(host.state == .poweredOn)
-        // Read RSSI (0x1405) never answered on a live connection.
+        // Read RSSI (0x1405) never answered on a live connection: the command fails with the timeout, then the host,
+        // out of step with the controller, ends the link with that error, says so and waits for a start (resetting).
         host.connect(to: PeerDevices.alpha, options: ConnectOptions(timeout: .seconds(5)))
         let link = try #require(log.first(within: 6) { $0.connected })
         try peer.mute(opcode: 0x1405)
         await #expect(throws: HostError.commandTimeout(.readRSSI)) { try await host.readRSSI(link.handle) }
+        #expect(log.first(within: 2) { if case .controllerUnresponsive(.readRSSI) = $0 { true } else { nil } } == true)
+        #expect(log.first(within: 2) { $0.disconnection }?.2 == .commandTimeout(.readRSSI))
+        #expect(log.first(within: 2) { if case .stateChanged(.resetting) = $0 { true } else { nil } } == true)
+        #expect(host.state == .resetting)
         try peer.unmute()
-        // The connection and the command flow still work after the timeout.
-        #expect(try await host.exchangeMTU(50, on: link.handle) == 50)
-        host.disconnect(link.handle, reason: .remoteUserTerminatedConnection)
+        // A start resets and re-initialises the controller; connections work again.
+        log.clear()
+        try await host.start()
+        #expect(host.state == .poweredOn)
+        host.connect(to: PeerDevices.alpha, options: ConnectOptions(timeout: .seconds(5)))
+        let again = try #require(log.first(within: 6) { $0.connected })
+        #expect(try await host.exchangeMTU(50, on: again.handle) == 50)
+        host.disconnect(again.handle, reason: .remoteUserTerminatedConnection)
         #expect(log.first(within: 5) { $0.disconnection }?.2 == nil)
     }
 

@@ -47,6 +47,11 @@ public enum HostEvent: Sendable {
     /// A line for the operator: how the host had to work (scanning with another client's discovery; a fallback
     /// because a capability is missing). The host goes on.
     case notice(String)
+    /// The controller did not answer a command (its opcode) within the command timeout while powered on (full-host
+    /// mode): the host has ended scanning and every link with ``HostError/commandTimeout(_:)`` and is
+    /// ``HostState/resetting``. Call ``CentralHost/start(completion:)`` to reset (HCI Reset, Core v5.4 Vol 4 Part E
+    /// §7.3.2) and re-initialise it.
+    case controllerUnresponsive(HCIOpcode)
     /// The controller this host lost is usable again: kernel mode saw it powered on or added back (management New
     /// Settings with Powered set, or Index Added, BlueZ doc/mgmt-api.txt). Call ``CentralHost/start(completion:)``
     /// to open it.

@@ -67,9 +67,18 @@ extension HostController {
         }
     }
 
-    /// Fails commands whose deadline passed.
+    /// Fails commands whose deadline passed. A controller that leaves a command unanswered while powered on is out of
+    /// step with the host (the command may or may not have taken effect): after the command's own failure the host
+    /// emits ``HostEvent/controllerUnresponsive(_:)`` and tears down (scan and links end with
+    /// ``HostError/commandTimeout(_:)``, state ``HostState/resetting``), so that a start resets and re-initialises it.
     func tickCommands(now: ContinuousClock.Instant) {
-        complete(commands.tick(now: now))
+        let completions = commands.tick(now: now)
+        complete(completions)
+        if currentState == .poweredOn, transport != nil,
+           let silent = completions.first(where: { if case .failed(.timedOut) = $0.outcome { true } else { false } }) {
+            emit(.controllerUnresponsive(silent.opcode))
+            return tearDown(.commandTimeout(silent.opcode), reason: .unspecifiedError, state: .resetting)
+        }
         for packet in commands.nextPacketsToSend(now: now) { write(packet) }
     }
 

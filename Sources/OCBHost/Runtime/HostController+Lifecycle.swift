@@ -94,8 +94,9 @@ extension HostController {
         return false
     }
 
-    /// Ends everything with `error`: commands, scan, attempts, connections; closes the transport (on `queue`).
-    func tearDown(_ error: HostError, reason: HCIErrorCode) {
+    /// Ends everything with `error`: commands, scan, attempts, connections; closes the transport and sets `state`
+    /// (on `queue`).
+    func tearDown(_ error: HostError, reason: HCIErrorCode, state: HostState = .poweredOff) {
         generation &+= 1
         let closing = transport
         transport = nil
@@ -122,7 +123,7 @@ extension HostController {
         capture?.close()
         capture = nil
         timer.cancel()
-        setState(.poweredOff)
+        setState(state)
     }
 
     // MARK: - Packets

@@ -13,7 +13,8 @@ import OCBHCI
 /// - ``Channel/raw`` (HCI_CHANNEL_RAW): shares the controller with the kernel and bluetoothd; the controller
 ///   must be up; a filter lets every event and ACL packet through. Sending commands needs CAP_NET_RAW.
 /// - ``Channel/user`` (HCI_CHANNEL_USER): exclusive; the controller must be down and not claimed by
-///   bluetoothd (else ``HCITransportError/busy(controller:)``); needs CAP_NET_ADMIN.
+///   bluetoothd (else ``HCITransportError/busy(controller:)``); needs CAP_NET_ADMIN. A management socket watches
+///   for the controller's removal (Index Removed), which ends the transport with ``HCITransportError/controllerDown``.
 ///
 /// On a kernel without Bluetooth, open throws ``HCITransportError/noBluetoothSupport``.
 public final class HCISocketTransport: HCITransport, @unchecked Sendable {
@@ -33,6 +34,7 @@ public final class HCISocketTransport: HCITransport, @unchecked Sendable {
     public let channel: Channel
     private let lock = NSLock()
     private var descriptorChannel: DescriptorChannel?
+    private var removalWatch: ManagementSocket?
     private var opened = false
 
     /// Makes a transport for hci`controller` on `channel`; nothing is opened yet.
@@ -77,6 +79,15 @@ public final class HCISocketTransport: HCITransport, @unchecked Sendable {
             }
             return nil
         }, onEnd: onClose)
+        if channel == .user {
+            // A removed controller marks this socket with EPIPE, but the kernel then reports POLLERR alone, which a
+            // dispatch read source never delivers (seen in the VM): the management channel's Index Removed says it.
+            let index = controller
+            removalWatch = try? ManagementSocket(queue: queue, onEvent: { [weak reader] result in
+                guard case .success(let event) = result, event.index == index, event.kind == .indexRemoved else { return }
+                reader?.finish(.controllerDown)
+            }, onEnd: { _ in })
+        }
     }
 
     /// Writes `packet` (indicator then bytes) as one datagram. Throws ``HCITransportError/notOpen``,
@@ -93,7 +104,10 @@ public final class HCISocketTransport: HCITransport, @unchecked Sendable {
     public func close() {
         lock.lock()
         let reader = descriptorChannel
+        let watch = removalWatch
+        removalWatch = nil
         lock.unlock()
+        watch?.close()
         reader?.close()
     }
 }
