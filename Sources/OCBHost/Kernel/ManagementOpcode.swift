@@ -1,0 +1,26 @@
+// The command codes of the kernel's management interface (BlueZ doc/mgmt-api.txt) that the kernel path sends.
+
+/// The management command codes the kernel path uses (mgmt-api.txt); others keep their code.
+public struct ManagementOpcode: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// The two-byte command code.
+    public let rawValue: UInt16
+    /// A code.
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
+
+    /// Read Controller Information Command, 0x0004.
+    public static let readControllerInformation = ManagementOpcode(rawValue: 0x0004)
+    /// Set Powered Command, 0x0005.
+    public static let setPowered = ManagementOpcode(rawValue: 0x0005)
+    /// Start Discovery Command, 0x0023.
+    public static let startDiscovery = ManagementOpcode(rawValue: 0x0023)
+    /// Stop Discovery Command, 0x0024.
+    public static let stopDiscovery = ManagementOpcode(rawValue: 0x0024)
+
+    /// The document's name and the code, e.g. "Start Discovery (0x0023)".
+    public var description: String {
+        let names: [UInt16: String] = [0x0004: "Read Controller Information", 0x0005: "Set Powered",
+                                       0x0023: "Start Discovery", 0x0024: "Stop Discovery"]
+        let hex = String(rawValue, radix: 16, uppercase: true)
+        return "\(names[rawValue] ?? "management command") (0x\(String(repeating: "0", count: max(0, 4 - hex.count)) + hex))"
+    }
+}
