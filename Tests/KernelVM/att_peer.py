@@ -5,7 +5,9 @@ Runs inside the scripts/vm/run guest with Debian's python (AF_BLUETOOTH) from th
 The controller must be down (hciconfig hciN down). Prints "READY <address> random" once advertising
 (connectable ADV_IND, legacy commands, name "ocb-vm-peer"), then logs connections; runs until killed.
 The GATT database holds the Battery Service (0x180F) with Battery Level (0x2A19) = 0x64, readable, and a test
-service (0xFFF0) whose characteristic 0xFFF1 (read: 0x00) makes the peer disconnect the writer (reason 0x15, Power Off).
+service (0xFFF0) whose characteristic 0xFFF1 (read: 0x00) makes the peer disconnect the writer (reason 0x15, Power Off),
+0xFFF2 (read, notify) notifies a counter byte every 200 ms to subscribers, and 0xFFF3 (read, write) keeps what is written.
+It goes on advertising while connected.
 """
 
 import argparse
@@ -38,12 +40,34 @@ async def main() -> None:
             # reports from the default 0x13.
             asyncio.get_running_loop().create_task(connection.disconnect(reason=0x15))
 
+        stored = [bytes([0x00])]
+
+        def keep(connection, value) -> None:
+            stored[0] = bytes(value)
+            print(f"peer: FFF3 written {stored[0].hex()}", flush=True)
+
+        counter = Characteristic("FFF2", Characteristic.Properties.READ | Characteristic.Properties.NOTIFY,
+                                 Characteristic.READABLE, bytes([0x00]))
         device.add_service(Service("FFF0", [
             Characteristic("FFF1",
                            Characteristic.Properties.READ | Characteristic.Properties.WRITE_WITHOUT_RESPONSE,
                            Characteristic.READABLE | Characteristic.WRITEABLE,
                            CharacteristicValue(read=lambda connection: bytes([0x00]), write=disconnect_writer)),
+            counter,
+            Characteristic("FFF3", Characteristic.Properties.READ | Characteristic.Properties.WRITE,
+                           Characteristic.READABLE | Characteristic.WRITEABLE,
+                           CharacteristicValue(read=lambda connection: stored[0], write=keep)),
         ]))
+
+        async def notify_forever() -> None:
+            count = 0
+            while True:
+                await asyncio.sleep(0.2)
+                count = (count + 1) % 256
+                try:
+                    await device.notify_subscribers(counter, bytes([count]))
+                except Exception as error:  # a link that went away meanwhile
+                    print(f"peer: notify failed: {error}", flush=True)
         device.advertising_data = bytes(AdvertisingData([
             (AdvertisingData.FLAGS, bytes([0x06])),
             (AdvertisingData.COMPLETE_LOCAL_NAME, b"ocb-vm-peer"),
@@ -66,6 +90,7 @@ async def main() -> None:
         device.on("connection", on_connection)
         await device.power_on()
         await device.start_advertising(auto_restart=True)
+        asyncio.get_running_loop().create_task(notify_forever())
         print(f"READY {arguments.address} random", flush=True)
         await asyncio.get_running_loop().create_future()
 

@@ -144,24 +144,13 @@ extension KernelHost {
         emit(.scanStopped(error))
     }
 
-    /// The scan family other than `family` when the controller lists its parameters and enable commands
-    /// (Supported Commands, Vol 4 Part E §6.27), else nil.
-    func otherFamily(than family: CommandFamily) -> CommandFamily? {
-        let supported = info?.supportedCommands
-        switch family {
-        case .legacy:
-            return (supported?.contains(.leSetExtendedScanParameters) ?? false) && (supported?.contains(.leSetExtendedScanEnable) ?? false) ? .extended : nil
-        case .extended:
-            return (supported?.contains(.leSetScanParameters) ?? false) && (supported?.contains(.leSetScanEnable) ?? false) ? .legacy : nil
-        }
-    }
-
     private func enableScan(_ options: ScanOptions, family: CommandFamily, retry: Bool, _ done: @escaping (HostError?) -> Void) {
         let scanType: LEScanType = options.isActive ? .active : .passive
         let started: (HostError?) -> Void = { [self] error in
             // 0x0C after the kernel used the other family (Vol 4 Part E §3.1.1): switch once, never to a family the
             // controller does not list (it would answer 0x01 Unknown HCI Command and hide the real refusal).
-            if case .commandFailed(_, .commandDisallowed) = error, retry, let other = otherFamily(than: family) {
+            if case .commandFailed(_, .commandDisallowed) = error, retry,
+               let other = family.otherScanFamily(supported: info?.supportedCommands ?? SupportedCommands(bytes: [])) {
                 return enableScan(options, family: other, retry: false, done)
             }
             if error == nil {

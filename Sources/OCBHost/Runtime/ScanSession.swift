@@ -1,5 +1,7 @@
 // The scan in progress and the command family (legacy or extended) the controller is held to until Reset.
 
+import OCBHCI
+
 /// Legacy or extended advertising/scanning/initiating commands. A controller that has seen one family answers
 /// the other with Command Disallowed until Reset (Core v5.4 Vol 4 Part E §3.1.1).
 enum CommandFamily: Sendable, Hashable {
@@ -7,6 +9,20 @@ enum CommandFamily: Sendable, Hashable {
     case legacy
     /// LE Set Extended Scan Parameters/Enable, LE Extended Create Connection.
     case extended
+}
+
+extension CommandFamily {
+    /// The scan family other than this one when the controller lists that family's scan parameters and enable
+    /// commands (Supported Commands, Core v5.4 Vol 4 Part E §6.27: octet 26 bits 2-3 legacy, octet 37 bits 5-6
+    /// extended), else nil.
+    func otherScanFamily(supported: SupportedCommands) -> CommandFamily? {
+        switch self {
+        case .legacy:
+            supported.contains(.leSetExtendedScanParameters) && supported.contains(.leSetExtendedScanEnable) ? .extended : nil
+        case .extended:
+            supported.contains(.leSetScanParameters) && supported.contains(.leSetScanEnable) ? .legacy : nil
+        }
+    }
 }
 
 /// One running scan.
