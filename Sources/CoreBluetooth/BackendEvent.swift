@@ -105,6 +105,8 @@ package struct AdvertisementReport: Sendable, Equatable {
     package var isConnectable: Bool
     /// Service Solicitation UUIDs (0x14/0x15/0x1F).
     package var solicitedServiceUUIDs: [BluetoothUUID]
+    /// Whether a scan response (SCAN_RSP, Vol 6 Part B §2.3.2.2) is merged in.
+    package var hasScanResponse = false
 
     /// Makes a report; empty collections and nils by default.
     package init(peer: PeerAddress, rssi: Int?, localName: String? = nil, manufacturerData: OCBAdvertising.ManufacturerData? = nil,

@@ -33,8 +33,8 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     var hasReportedState = false
     var storedIsScanning = false
     var scanParameters: ScanParameters?
-    /// The last advertisement reported per peer in this scan (RSSI left out), for duplicate filtering.
-    var reported: [PeerAddress: AdvertisementReport] = [:]
+    /// The peripherals reported in this scan, for Apple's coalescing without AllowDuplicates (bounded).
+    var reported = DiscoveryCoalescing()
     /// Peripherals connecting, connected or disconnecting (strong), and all handed out (weak).
     var active: [PeerAddress: CBPeripheral] = [:]
     var handedOut: [PeerAddress: WeakPeripheral] = [:]
@@ -153,8 +153,10 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
 
     /// Scans for advertising peripherals, every one when `serviceUUIDs` is nil, else those advertising one of them
     /// (or soliciting one of `CBCentralManagerScanOptionSolicitedServiceUUIDsKey`). Without
-    /// `CBCentralManagerScanOptionAllowDuplicatesKey` each peripheral is reported once per scan, and again only when
-    /// its advertisement changes. A new call replaces the running scan.
+    /// `CBCentralManagerScanOptionAllowDuplicatesKey` a peripheral's discoveries are coalesced, as Apple's: one per
+    /// scan, and one more when a scan response completes what the first carried; data that merely changes gives none
+    /// (``DiscoveryCoalescing``, bounded to 8,192 peripherals per scan). With it, every advertisement is reported. A
+    /// new call replaces the running scan.
     open func scanForPeripherals(withServices serviceUUIDs: [CBUUID]?, options: [String: Any]? = nil) {
         let parameters = ScanParameters(
             services: serviceUUIDs?.map(\.bluetoothUUID),
@@ -165,7 +167,7 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
             guard storedState == .poweredOn else { return false }
             storedIsScanning = true
             scanParameters = parameters
-            reported = [:]
+            reported.reset()
             return true
         }
         guard accepted else {

@@ -75,7 +75,7 @@ extension CBCentralManager {
             if state != .poweredOn {
                 storedIsScanning = false
                 scanParameters = nil
-                reported = [:]
+                reported.reset()
                 for peripheral in active.values where !(restorePending?.peripherals.contains { $0 === peripheral } ?? false) {
                     dropped.append((peripheral, peripheral.operations))
                     peripheral.operations = []
@@ -102,12 +102,7 @@ extension CBCentralManager {
             // RSSI 127 is "not available" (Core v5.4 Vol 4 Part E §7.7.65.2), and iOS passes it on as 127: a report
             // without one is still a discovery (a kernel or controller that gives none must not hide every device).
             let rssi = report.rssi ?? 127
-            var snapshot = report
-            snapshot.rssi = nil
-            if !parameters.allowDuplicates {
-                if reported[report.peer] == snapshot { return nil }
-                reported[report.peer] = snapshot
-            }
+            if !parameters.allowDuplicates, !reported.admit(report.peer, hasScanResponse: report.hasScanResponse) { return nil }
             let peripheral = peripheral(for: report.peer)
             var renamed = false
             if let name = report.localName, name != peripheral.storedName {

@@ -60,7 +60,7 @@ extension HostCentralBackend {
     /// Active scanning (scan responses are merged into what the app sees, Core v5.4 Vol 4 Part E §7.8.10) unless
     /// ``ScanParameters/passive`` (Linux-only `CBCentralManagerScanOptionPassiveKey`), 60 ms
     /// interval and 30 ms window (0.625 ms units), no controller duplicate filter. The host reports a device again
-    /// only when its data changed unless the app allows duplicates (the facade still compares and filters).
+    /// only when its data changed unless the app allows duplicates (the facade then coalesces as Apple does).
     /// The service filter goes to the host only when no solicited services are asked for (the host matches
     /// advertised service UUIDs only; the facade applies both filters itself).
     static func scanOptions(_ parameters: ScanParameters) -> ScanOptions {
@@ -78,9 +78,11 @@ extension HostCentralBackend {
         let merged = MergedAdvertisement(advertisingData: AdvertisingData(bytes: device.advertisingData),
                                          scanResponse: device.scanResponseData.map { AdvertisingData(bytes: $0) })
         let manufacturer = merged.manufacturerData.first
-        return AdvertisementReport(peer: device.peer, rssi: device.rssi.map(Int.init), localName: merged.localName,
-                                   manufacturerData: manufacturer, serviceData: merged.serviceData,
-                                   serviceUUIDs: merged.serviceUUIDs, txPowerLevel: merged.txPowerLevel.map(Int.init),
-                                   isConnectable: device.isConnectable, solicitedServiceUUIDs: merged.solicitedServiceUUIDs)
+        var report = AdvertisementReport(peer: device.peer, rssi: device.rssi.map(Int.init), localName: merged.localName,
+                                         manufacturerData: manufacturer, serviceData: merged.serviceData,
+                                         serviceUUIDs: merged.serviceUUIDs, txPowerLevel: merged.txPowerLevel.map(Int.init),
+                                         isConnectable: device.isConnectable, solicitedServiceUUIDs: merged.solicitedServiceUUIDs)
+        report.hasScanResponse = device.scanResponseData != nil
+        return report
     }
 }

@@ -3,7 +3,7 @@
 /// A name from an AD structure (Shortened/Complete Local Name, CSS Part A §1.2; Broadcast Name).
 ///
 /// The bytes are kept exactly as sent (devices send invalid UTF-8 and NUL padding); ``string`` is their UTF-8
-/// text with invalid sequences replaced by U+FFFD, so encoding gives back the same bytes.
+/// text without the trailing NULs (as BlueZ strips them) and with invalid sequences replaced by U+FFFD.
 public struct AdvertisedName: Hashable, Sendable, CustomStringConvertible {
     /// The name's bytes as sent (UTF-8 by the spec; not checked).
     public let bytes: [UInt8]
@@ -14,8 +14,13 @@ public struct AdvertisedName: Hashable, Sendable, CustomStringConvertible {
     /// The UTF-8 bytes of `text`.
     public init(_ text: String) { bytes = Array(text.utf8) }
 
-    /// The UTF-8 text, invalid sequences replaced by U+FFFD.
-    public var string: String { String(decoding: bytes, as: UTF8.self) }
+    /// The UTF-8 text of the bytes before any trailing NULs (padding: "Sensor\0\0" is "Sensor"), invalid sequences
+    /// replaced by U+FFFD. A NUL inside the name stays (cbtool shows it escaped).
+    public var string: String {
+        var end = bytes.count
+        while end > 0, bytes[end - 1] == 0 { end -= 1 }
+        return String(decoding: bytes[..<end], as: UTF8.self)
+    }
 
     /// True when the bytes are valid UTF-8.
     public var isValidUTF8: Bool { String(validating: bytes, as: UTF8.self) != nil }

@@ -48,7 +48,7 @@ enum CBTool {
     }
 
     static func printError(_ message: String) {
-        let line = message.hasPrefix("usage:") ? message : "cbtool: error: " + message
+        let line = TerminalText.escaped(message.hasPrefix("usage:") ? message : "cbtool: error: " + message)
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 }

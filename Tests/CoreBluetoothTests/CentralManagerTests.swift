@@ -44,7 +44,7 @@ import Testing
     #expect(h.backend.calls == ["start"])
 }
 
-@Test func scanReportsOncePerPeripheralUnlessTheAdvertisementChanges() {
+@Test func scanReportsOncePerPeripheralAsAppleCoalesces() {
     let h = Harness()
     h.manager.scanForPeripherals(withServices: nil, options: nil)
     h.flush()
@@ -59,7 +59,12 @@ import Testing
     var renamed = report
     renamed.localName = "Sensor 2"
     h.emit(.advertisement(renamed))
-    #expect(h.recorder.log.last == "discover Sensor 2 -70")
+    #expect(h.recorder.log.dropFirst() == ["discover Sensor -70"], "changed data without a new scan response: coalesced")
+    var completed = report
+    completed.hasScanResponse = true
+    h.emit(.advertisement(completed))
+    #expect(h.recorder.log.last == "discover Sensor -70")
+    #expect(h.recorder.discovered.count == 2)
     #expect(h.recorder.discovered[0].0 === h.recorder.discovered[1].0, "same peripheral object")
     h.manager.stopScan()
     h.flush()

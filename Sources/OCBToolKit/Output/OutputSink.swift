@@ -12,7 +12,8 @@ public enum OutputMode: Hashable, Sendable {
 ///
 /// A command gives every result in both shapes (`text` lines and one `json` object); the sink writes the one its
 /// mode asks for through `write` (one call per line, without the newline). Commands never print directly, so the same
-/// command runs in tests with a collecting sink.
+/// command runs in tests with a collecting sink. Text lines go through ``TerminalText/escaped(_:)`` (their parts may
+/// come from the air or a file); JSON lines escape per RFC 8259.
 public final class OutputSink: @unchecked Sendable {
     /// The style written.
     public let mode: OutputMode
@@ -27,7 +28,7 @@ public final class OutputSink: @unchecked Sendable {
     /// Writes one result: `text` (zero or more lines) in text mode, `json` as one line in JSON mode.
     public func emit(text: [String], json: JSONValue) {
         switch mode {
-        case .text: text.forEach(write)
+        case .text: for line in text { write(TerminalText.escaped(line)) }
         case .jsonLines: write(json.text)
         }
     }
@@ -37,7 +38,7 @@ public final class OutputSink: @unchecked Sendable {
 
     /// Writes lines only in text mode (headings, blank lines); nothing in JSON mode.
     public func note(_ text: String) {
-        if mode == .text { write(text) }
+        if mode == .text { write(TerminalText.escaped(text)) }
     }
 }
 

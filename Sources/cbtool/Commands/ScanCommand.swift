@@ -8,7 +8,8 @@ import Foundation
 /// `cbtool scan [--duration S] [--passive] [--service UUID]... [--duplicates]`.
 ///
 /// One line (``AdvertiserFormatter/line(_:)``) or JSON object (``AdvertiserFormatter/json(_:extra:)`` plus `"time"`)
-/// per report CoreBluetooth gives: each advertiser once, and again when its advertisement changes, or every
+/// per report CoreBluetooth gives: each advertiser once (again when its scan response
+/// completes it: CoreBluetooth's coalescing), or every
 /// advertisement with `--duplicates`. Runs for `--duration`, or until Ctrl-C; then prints
 /// `summary: 4 advertisers (2 connectable), 4 reports in 3.0 s (active scan)` /
 /// `{"type":"summary","advertisers":4,"connectable":2,"reports":4,"seconds":3.0,"active":true}`.

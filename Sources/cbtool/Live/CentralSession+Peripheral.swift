@@ -24,8 +24,8 @@ struct FoundDevice {
 
 extension CentralSession {
     /// How long ``find(_:)`` keeps listening after a non-connectable advertisement for a connectable one from the same
-    /// address (a device may advertise a beacon set beside a connectable one; the facade reports it again when its
-    /// advertisement changes).
+    /// address (a device may advertise a beacon set beside a connectable one; the scan allows duplicates, since
+    /// CoreBluetooth coalesces a peripheral's discoveries otherwise).
     static let connectableGrace: Duration = .seconds(1)
 
     /// Scans (active, every device) until `address` advertises; "device not found" after `--timeout` (default 10 s).
@@ -33,7 +33,7 @@ extension CentralSession {
     /// one and returns that, else the non-connectable one.
     func find(_ address: BluetoothAddress) throws(ToolError) -> FoundDevice {
         Self.progress("scanning for \(address)…")
-        manager.scanForPeripherals(withServices: nil, options: nil)
+        manager.scanForPeripherals(withServices: nil, options: [CBCentralManagerScanOptionAllowDuplicatesKey: true])
         defer { if manager.isScanning { manager.stopScan() } }
         let timeout = stepTimeout
         let found = { (event: SessionEvent) -> FoundDevice? in

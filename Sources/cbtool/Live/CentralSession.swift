@@ -173,8 +173,8 @@ final class CentralSession {
         return millis % 1000 == 0 ? "\(millis / 1000) s" : "\(Double(millis) / 1000) s"
     }
 
-    /// Writes a progress line ("connecting to …") on standard error.
+    /// Writes a progress line ("connecting to …") on standard error, escaped (``TerminalText``: it may hold a name).
     static func progress(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        FileHandle.standardError.write(Data((TerminalText.escaped(text) + "\n").utf8))
     }
 }

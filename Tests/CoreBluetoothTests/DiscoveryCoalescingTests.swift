@@ -1,0 +1,73 @@
+// Apple's discovery rules through CBCentralManager: coalesced without AllowDuplicates, every report with it.
+import OCBAdvertising
+import OCBCore
+@testable import CoreBluetooth
+import Foundation
+import Testing
+
+@Suite struct DiscoveryCoalescingTests {
+    /// A report of the harness peer whose manufacturer data carries `counter` (as a sensor's rolling counter does).
+    func report(counter: UInt8, scanResponse: Bool = false, peer: PeerAddress = Harness.peer) -> AdvertisementReport {
+        var report = AdvertisementReport(peer: peer, rssi: -60, localName: "Sensor",
+                                         manufacturerData: ManufacturerData(companyID: 0xFFFF, payload: [counter]), isConnectable: true)
+        report.hasScanResponse = scanResponse
+        return report
+    }
+
+    @Test func withoutAllowDuplicatesDataThatMerelyChangesIsNoNewDiscovery() {
+        let h = Harness()
+        h.manager.scanForPeripherals(withServices: nil, options: nil)
+        h.flush()
+        for counter in 0..<5 { h.emit(.advertisement(report(counter: UInt8(counter)))) }
+        #expect(h.recorder.log.filter { $0.hasPrefix("discover") } == ["discover Sensor -60"], "five changing reports, one discovery")
+        // The scan response completing the data gives one more, and only one.
+        h.emit(.advertisement(report(counter: 5, scanResponse: true)))
+        h.emit(.advertisement(report(counter: 6, scanResponse: true)))
+        #expect(h.recorder.log.filter { $0.hasPrefix("discover") }.count == 2)
+        #expect(h.recorder.discovered.last.map { ($0.1[CBAdvertisementDataManufacturerDataKey] as? Data) == Data([0xFF, 0xFF, 5]) } == true)
+        // A new scan starts over.
+        h.manager.scanForPeripherals(withServices: nil, options: nil)
+        h.flush()
+        h.emit(.advertisement(report(counter: 7)))
+        #expect(h.recorder.log.filter { $0.hasPrefix("discover") }.count == 3)
+    }
+
+    @Test func aFirstReportWithItsScanResponseIsTheOnlyOne() {
+        let h = Harness()
+        h.manager.scanForPeripherals(withServices: nil, options: nil)
+        h.flush()
+        h.emit(.advertisement(report(counter: 0, scanResponse: true)))
+        h.emit(.advertisement(report(counter: 1, scanResponse: true)))
+        h.emit(.advertisement(report(counter: 2)))
+        #expect(h.recorder.log.filter { $0.hasPrefix("discover") }.count == 1)
+    }
+
+    @Test func withAllowDuplicatesEveryReportIsDelivered() {
+        let h = Harness()
+        h.manager.scanForPeripherals(withServices: nil, options: [CBCentralManagerScanOptionAllowDuplicatesKey: true])
+        h.flush()
+        for counter in 0..<5 { h.emit(.advertisement(report(counter: 0))) }  // identical reports too
+        #expect(h.recorder.log.filter { $0.hasPrefix("discover") }.count == 5)
+    }
+
+    @Test func theRememberedSetIsBoundedOldestForgottenFirst() {
+        var coalescing = DiscoveryCoalescing()
+        func peer(_ n: Int) -> PeerAddress {
+            PeerAddress(address: BluetoothAddress(bytes: [0xC0, 0, 0, UInt8(n >> 16), UInt8((n >> 8) & 0xFF), UInt8(n & 0xFF)]) ?? .zero, type: .random)
+        }
+        var admitted = 0
+        for n in 0..<DiscoveryCoalescing.capacity where coalescing.admit(peer(n), hasScanResponse: true) { admitted += 1 }
+        #expect(admitted == DiscoveryCoalescing.capacity)
+        #expect(coalescing.count == DiscoveryCoalescing.capacity)
+        let r18 = coalescing.admit(peer(0), hasScanResponse: true)
+        #expect(!r18, "still remembered")
+        let r507 = coalescing.admit(peer(DiscoveryCoalescing.capacity), hasScanResponse: true)
+        #expect(r507, "a new one; the oldest goes")
+        #expect(coalescing.count == DiscoveryCoalescing.capacity)
+        let r787 = coalescing.admit(peer(0), hasScanResponse: true)
+        #expect(r787, "forgotten, so reported again")
+        // 3 capacities of new peers: the count never passes the bound.
+        for n in 1...(3 * DiscoveryCoalescing.capacity) { _ = coalescing.admit(peer(100_000 + n), hasScanResponse: false) }
+        #expect(coalescing.count == DiscoveryCoalescing.capacity)
+    }
+}
