@@ -102,3 +102,42 @@ private func scanRsp(_ peer: PeerAddress = peerA, rssi: Int8 = -41) -> Advertisi
         + [0x09, 0x03, 0x0F]                                          // claims 8 bytes, 1 left
     #expect(ScanResultMerger.advertisedServiceUUIDs(data) == [BluetoothUUID(0x180D), BluetoothUUID(uuid32: 0x12345678), uuid128])
 }
+
+/// Advertiser number `n`: a random static address C0:00:00:nn:nn:nn.
+private func advertiser(_ n: Int) -> PeerAddress {
+    PeerAddress(BluetoothAddress(bytes: [0xC0, 0x00, 0x00, UInt8((n >> 16) & 0xFF), UInt8((n >> 8) & 0xFF), UInt8(n & 0xFF)]) ?? .zero,
+                type: .random)
+}
+
+@Test func advertiserStateIsBoundedByCountOldestHeardForgottenFirst() {
+    // A flood of distinct advertisers (passive, duplicate filter on): never more than the capacity remembered.
+    var merger = ScanResultMerger(configuration: .init(isActive: false, filterDuplicates: true, capacity: 64))
+    var reports = 0
+    for n in 0..<1_000 { reports += merger.receive(advInd(advertiser(n)), now: start.advanced(by: .milliseconds(n))).count }
+    #expect(reports == 1_000)
+    #expect(merger.advertiserCount <= 64)
+    // The most recent is still remembered (no second report); the first was forgotten (reported again).
+    #expect(merger.receive(advInd(advertiser(999)), now: start.advanced(by: .seconds(1))).isEmpty)
+    #expect(merger.receive(advInd(advertiser(0)), now: start.advanced(by: .seconds(1))).count == 1)
+}
+
+@Test func advertisersNotHeardForMaxAgeAreForgotten() {
+    var merger = ScanResultMerger(configuration: .init(isActive: false, filterDuplicates: true, maxAge: .seconds(30)))
+    _ = merger.receive(advInd(peerA), now: start)
+    _ = merger.receive(advInd(peerB), now: start.advanced(by: .seconds(20)))
+    #expect(merger.advertiserCount == 2)
+    _ = merger.tick(now: start.advanced(by: .seconds(31)))
+    #expect(merger.advertiserCount == 1, "A was last heard 31 s ago")
+    #expect(merger.receive(advInd(peerB), now: start.advanced(by: .seconds(32))).isEmpty, "B is remembered: a duplicate")
+    #expect(merger.receive(advInd(peerA), now: start.advanced(by: .seconds(32))).count == 1, "A was forgotten: reported again")
+}
+
+@Test func aHeldAdvertisementOfAForgottenAdvertiserIsReleasedNotDropped() {
+    // Active scan: each scannable advertisement waits for its scan response; the flood pushes the first out first.
+    var merger = ScanResultMerger(configuration: .init(isActive: true, responseWait: .seconds(5), filterDuplicates: false, capacity: 8))
+    var released: [DiscoveredDevice] = []
+    for n in 0..<9 { released += merger.receive(advInd(advertiser(n)), now: start.advanced(by: .milliseconds(n))) }
+    #expect(released.map(\.peer) == [advertiser(0)], "the least recently heard, released without its response")
+    #expect(released.first?.scanResponseData == nil)
+    #expect(merger.pendingCount == 8)
+}

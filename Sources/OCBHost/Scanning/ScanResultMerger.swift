@@ -13,6 +13,11 @@ import OCBCore
 /// - Host duplicate filtering: a device is reported again only when its connectability, advertising data or
 ///   scan response data changed (RSSI changes alone do not count).
 /// - Service filter: only devices whose merged data lists at least one of the UUIDs are reported.
+/// - Bounds (everything here is fed from the air): at most ``Configuration/capacity`` advertisers are remembered
+///   (held advertisement, last advertisement, last scan response, last report for the duplicate filter). A new one
+///   beyond that first forgets the eighth heard from least recently; one not heard from for ``Configuration/maxAge``
+///   is forgotten at the next receive or tick (checked at most once a second). A forgotten advertisement that was
+///   held for its scan response is released, never dropped; a forgotten advertiser heard again is reported again.
 public struct ScanResultMerger: Sendable {
     /// How the merger behaves; fixed for one scan.
     public struct Configuration: Sendable {
@@ -26,16 +31,23 @@ public struct ScanResultMerger: Sendable {
         public var serviceFilter: Set<BluetoothUUID>?
         /// Extracts the service UUIDs a device advertises from AD structures (Vol 3 Part C §11; Supplement Part A §1.1).
         public var serviceUUIDs: @Sendable ([UInt8]) -> Set<BluetoothUUID>
+        /// The most advertisers remembered at once (at least 1); default 4,096.
+        public var capacity: Int
+        /// How long an advertiser not heard from is remembered; default 30 s.
+        public var maxAge: Duration
 
         /// Makes a configuration.
         public init(isActive: Bool, responseWait: Duration = .milliseconds(500), filterDuplicates: Bool,
                     serviceFilter: Set<BluetoothUUID>? = nil,
-                    serviceUUIDs: @escaping @Sendable ([UInt8]) -> Set<BluetoothUUID> = ScanResultMerger.advertisedServiceUUIDs) {
+                    serviceUUIDs: @escaping @Sendable ([UInt8]) -> Set<BluetoothUUID> = ScanResultMerger.advertisedServiceUUIDs,
+                    capacity: Int = 4_096, maxAge: Duration = .seconds(30)) {
             self.isActive = isActive
             self.responseWait = responseWait
             self.filterDuplicates = filterDuplicates
             self.serviceFilter = serviceFilter
             self.serviceUUIDs = serviceUUIDs
+            self.capacity = max(1, capacity)
+            self.maxAge = maxAge
         }
     }
 
@@ -56,12 +68,19 @@ public struct ScanResultMerger: Sendable {
         var scanResponseData: [UInt8]?
     }
 
+    /// What is remembered of one advertiser.
+    private struct Advertiser: Sendable {
+        var lastHeard: ContinuousClock.Instant
+        var lastAdvertising: AdvertisingObservation?
+        var lastResponse: [UInt8]?
+        var reported: Signature?
+    }
+
     /// The configuration in force.
     public let configuration: Configuration
     private var pending: [PeerAddress: Pending] = [:]
-    private var lastResponse: [PeerAddress: [UInt8]] = [:]
-    private var lastAdvertising: [PeerAddress: AdvertisingObservation] = [:]
-    private var reported: [PeerAddress: Signature] = [:]
+    private var advertisers: [PeerAddress: Advertiser] = [:]
+    private var nextAgeCheck: ContinuousClock.Instant?
 
     /// Starts an empty merger.
     public init(configuration: Configuration) {
@@ -76,39 +95,78 @@ public struct ScanResultMerger: Sendable {
     /// Number of advertisements waiting for their scan response.
     public var pendingCount: Int { pending.count }
 
-    /// Takes one received PDU at `now`; returns the devices to report now (zero or one).
+    /// Number of advertisers remembered (at most ``Configuration/capacity``).
+    public var advertiserCount: Int { advertisers.count }
+
+    /// Takes one received PDU at `now`; returns the devices to report now: zero or one for the PDU, after any held
+    /// advertisement of an advertiser forgotten to stay within the bounds.
     public mutating func receive(_ observation: AdvertisingObservation, now: ContinuousClock.Instant) -> [DiscoveredDevice] {
         let peer = observation.peer
+        var devices = ageOut(now: now)
+        if advertisers[peer] == nil {
+            if advertisers.count >= configuration.capacity { devices += evictLeastRecentlyHeard() }
+            advertisers[peer] = Advertiser(lastHeard: now)
+        }
+        advertisers[peer]?.lastHeard = now
         if observation.isScanResponse {
-            lastResponse[peer] = observation.data
+            advertisers[peer]?.lastResponse = observation.data
             let advertising: AdvertisingObservation
             if let held = pending.removeValue(forKey: peer) {
                 advertising = held.observation
-            } else if let previous = lastAdvertising[peer] {
+            } else if let previous = advertisers[peer]?.lastAdvertising {
                 advertising = previous
             } else {
-                return []  // A response with no advertisement seen yet: kept for the next advertisement.
+                return devices  // A response with no advertisement seen yet: kept for the next advertisement.
             }
             var merged = device(from: advertising, response: observation.data)
             merged.rssi = observation.rssi ?? advertising.rssi
-            return admit(merged)
+            return devices + admit(merged)
         }
-        lastAdvertising[peer] = observation
+        advertisers[peer]?.lastAdvertising = observation
         if configuration.isActive && observation.isScannable {
             let deadline = pending[peer]?.deadline ?? now.advanced(by: configuration.responseWait)
             pending[peer] = Pending(observation: observation, deadline: deadline)
-            return []
+            return devices
         }
-        return admit(device(from: observation, response: nil))
+        return devices + admit(device(from: observation, response: nil))
     }
 
-    /// Releases every held advertisement whose wait ended at or before `now`, with the last known response.
+    /// Releases every held advertisement whose wait ended at or before `now`, with the last known response, and
+    /// forgets advertisers older than ``Configuration/maxAge``.
     public mutating func tick(now: ContinuousClock.Instant) -> [DiscoveredDevice] {
         let due = pending.filter { $0.value.deadline <= now }.sorted { $0.value.deadline < $1.value.deadline }
         var devices: [DiscoveredDevice] = []
         for (peer, held) in due {
             pending[peer] = nil
-            devices += admit(device(from: held.observation, response: lastResponse[peer]))
+            devices += admit(device(from: held.observation, response: advertisers[peer]?.lastResponse))
+        }
+        return devices + ageOut(now: now)
+    }
+
+    /// Forgets advertisers not heard from within ``Configuration/maxAge`` (at most once a second).
+    private mutating func ageOut(now: ContinuousClock.Instant) -> [DiscoveredDevice] {
+        if let next = nextAgeCheck, now < next { return [] }
+        nextAgeCheck = now.advanced(by: .seconds(1))
+        let oldest = now.advanced(by: .zero - configuration.maxAge)
+        let stale = advertisers.filter { $0.value.lastHeard < oldest }.map(\.key)
+        return forget(stale)
+    }
+
+    /// Forgets the eighth of the advertisers heard from least recently (at least one).
+    private mutating func evictLeastRecentlyHeard() -> [DiscoveredDevice] {
+        let count = max(1, configuration.capacity / 8)
+        let oldest = advertisers.sorted { $0.value.lastHeard < $1.value.lastHeard }.prefix(count).map(\.key)
+        return forget(oldest)
+    }
+
+    /// Forgets `peers`, releasing their held advertisements first (with the last response seen).
+    private mutating func forget(_ peers: [PeerAddress]) -> [DiscoveredDevice] {
+        var devices: [DiscoveredDevice] = []
+        for peer in peers {
+            if let held = pending.removeValue(forKey: peer) {
+                devices += admit(device(from: held.observation, response: advertisers[peer]?.lastResponse))
+            }
+            advertisers[peer] = nil
         }
         return devices
     }
@@ -118,12 +176,11 @@ public struct ScanResultMerger: Sendable {
         let held = pending.values.sorted { $0.deadline < $1.deadline }
         var devices: [DiscoveredDevice] = []
         for entry in held {
-            devices += admit(device(from: entry.observation, response: lastResponse[entry.observation.peer]))
+            devices += admit(device(from: entry.observation, response: advertisers[entry.observation.peer]?.lastResponse))
         }
         pending = [:]
-        lastResponse = [:]
-        lastAdvertising = [:]
-        reported = [:]
+        advertisers = [:]
+        nextAgeCheck = nil
         return devices
     }
 
@@ -140,8 +197,8 @@ public struct ScanResultMerger: Sendable {
         if configuration.filterDuplicates {
             let signature = Signature(isConnectable: device.isConnectable, advertisingData: device.advertisingData,
                                       scanResponseData: device.scanResponseData)
-            guard reported[device.peer] != signature else { return [] }
-            reported[device.peer] = signature
+            guard advertisers[device.peer]?.reported != signature else { return [] }
+            advertisers[device.peer]?.reported = signature
         }
         return [device]
     }
