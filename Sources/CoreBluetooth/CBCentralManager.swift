@@ -42,10 +42,10 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     /// Restored peripherals and scan waiting for the first `.poweredOn`.
     var restorePending: (peripherals: [CBPeripheral], scan: ScanParameters?)?
     var requestCounter: UInt64 = 0
-    /// Notification and indication values handed to the delegate queue and not yet delivered (see ``NotificationBound``).
-    var notificationsInFlight = 0
-    /// True after the drop warning of the current overflow; cleared when the delegate has caught up.
-    var notificationDropLogged = false
+    /// Notification and indication values waiting for the delegate (see NotificationBound.swift).
+    var notificationBound = DeliveryBound(limit: CBCentralManager.notificationQueueBound)
+    /// Discoveries waiting for the delegate (see DiscoveryBound.swift).
+    var discoveryBound = DeliveryBound(limit: CBCentralManager.discoveryQueueBound)
 
     /// Makes a manager with no delegate on the main queue.
     public convenience init() {
@@ -120,11 +120,21 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
         if let record = restoration?.load() { restore(record) }
         backend.start { [weak self] event in
             guard let self else { return }
-            guard case .valueNotified(let peer, _, _, _) = event else { return self.queue.async { self.handle(event) } }
-            guard self.admitNotification(from: peer) else { return }
-            self.queue.async {
-                self.notificationDelivered()
-                self.handle(event)
+            switch event {
+            case .valueNotified(let peer, _, _, _):
+                guard self.admitNotification(from: peer) else { return }
+                self.queue.async {
+                    self.notificationDelivered()
+                    self.handle(event)
+                }
+            case .advertisement:
+                guard self.admitDiscovery() else { return }
+                self.queue.async {
+                    self.discoveryDelivered()
+                    self.handle(event)
+                }
+            default:
+                self.queue.async { self.handle(event) }
             }
         }
     }

@@ -12,13 +12,9 @@ extension CBCentralManager {
     /// Admits one value from `peer` to the delegate queue, or counts it as dropped (on the backend's queue).
     func admitNotification(from peer: PeerAddress) -> Bool {
         let (admitted, warn): (Bool, Bool) = lock.run {
-            guard notificationsInFlight >= Self.notificationQueueBound else {
-                notificationsInFlight += 1
-                return (true, false)
-            }
-            active[peer]?.storedDroppedNotifications += 1
-            defer { notificationDropLogged = true }
-            return (false, !notificationDropLogged)
+            let outcome = notificationBound.admit()
+            if !outcome.admitted { active[peer]?.storedDroppedNotifications += 1 }
+            return outcome
         }
         if warn {
             Diagnostics.warning("the delegate is slower than the notifications: \(Self.notificationQueueBound) values wait for "
@@ -29,9 +25,6 @@ extension CBCentralManager {
 
     /// One admitted value reached the delegate queue; when none waits any more, the next overflow warns again.
     func notificationDelivered() {
-        lock.run {
-            notificationsInFlight -= 1
-            if notificationsInFlight == 0 { notificationDropLogged = false }
-        }
+        lock.run { notificationBound.delivered() }
     }
 }

@@ -1,4 +1,4 @@
-// A delegate slower than the notifications: at most 1,024 values wait, the rest are dropped, counted and logged once.
+// A delegate slower than the notifications or the advertisements: at most 1,024 wait, the rest are dropped, counted, logged once.
 @testable import CoreBluetooth
 import Foundation
 import Testing
@@ -9,9 +9,9 @@ private final class DropWarnings: @unchecked Sendable {
     private var captured: [String] = []
     private var previous: (@Sendable (String) -> Void)?
 
-    init() {
+    init(marker: String = "slower than the notifications") {
         previous = Diagnostics.setSink { [self] line in
-            if line.contains("slower than the notifications") { lock.withLock { captured.append(line) } } else { previous?(line) }
+            if line.contains(marker) { lock.withLock { captured.append(line) } } else { previous?(line) }
         }
     }
 
@@ -48,4 +48,28 @@ private final class DropWarnings: @unchecked Sendable {
     h.emit(.valueNotified(Harness.peer, handle: 3, value: [0x06, 0x48], isIndication: false))
     #expect(h.recorder.log.last == "value 2A37 [6, 72]")
     #expect(peripheral.droppedNotificationCount == 476)
+}
+
+@Test func discoveriesBeyondTheBoundAreDroppedCountedAndLoggedOnce() throws {
+    let warnings = DropWarnings(marker: "slower than the advertisements")
+    defer { warnings.remove() }
+    let h = Harness()
+    h.manager.scanForPeripherals(withServices: nil, options: [CBCentralManagerScanOptionAllowDuplicatesKey: true])
+    h.flush()
+    let before = h.recorder.log.count
+    // The delegate queue is stuck while 3,000 advertisements arrive (a flood, every one wanted): 1,024 wait.
+    let release = DispatchSemaphore(value: 0)
+    h.queue.async { release.wait() }
+    for index in 0..<3000 {
+        h.backend.emit(.advertisement(AdvertisementReport(peer: Harness.peer, rssi: -40 - index % 50, localName: "Sensor", isConnectable: true)))
+    }
+    #expect(h.manager.droppedDiscoveryCount == 3000 - CBCentralManager.discoveryQueueBound)
+    release.signal()
+    h.flush()
+    #expect(h.recorder.log.dropFirst(before).filter { $0.hasPrefix("discover Sensor") }.count == 1024)
+    #expect(warnings.lines.count == 1)
+    // Caught up: the next one is delivered, and a new overflow would warn again.
+    h.emit(.advertisement(AdvertisementReport(peer: Harness.peer, rssi: -40, localName: "Sensor", isConnectable: true)))
+    #expect(h.recorder.log.last == "discover Sensor -40")
+    #expect(h.manager.droppedDiscoveryCount == 3000 - CBCentralManager.discoveryQueueBound)
 }
