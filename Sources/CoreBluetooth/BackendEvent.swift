@@ -107,6 +107,10 @@ package struct AdvertisementReport: Sendable, Equatable {
     package var solicitedServiceUUIDs: [BluetoothUUID]
     /// Whether a scan response (SCAN_RSP, Vol 6 Part B §2.3.2.2) is merged in.
     package var hasScanResponse = false
+    /// True when the controller could not receive the whole extended advertising chain (Vol 4 Part E §7.7.65.13).
+    package var isTruncated = false
+    /// True for an anonymous extended advertisement (Address_Type 0xFF): no address identifies its advertiser.
+    package var isAnonymous: Bool { peer.type == .other(0xFF) }
 
     /// Makes a report; empty collections and nils by default.
     package init(peer: PeerAddress, rssi: Int?, localName: String? = nil, manufacturerData: OCBAdvertising.ManufacturerData? = nil,

@@ -38,7 +38,9 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     /// Peripherals connecting, connected or disconnecting (strong), and all handed out (weak).
     var active: [PeerAddress: CBPeripheral] = [:]
     var handedOut: [PeerAddress: WeakPeripheral] = [:]
-    var knownPeers: [UUID: PeerAddress] = [:]
+    /// The peer behind each identifier handed out, for `retrievePeripherals(withIdentifiers:)`: the last 16,384 (a
+    /// flood of advertisers cannot grow it without end; an identifier forgotten is retrieved again once seen again).
+    var knownPeers = RecentlySeen<UUID, PeerAddress>(capacity: 16_384)
     /// Restored peripherals and scan waiting for the first `.poweredOn`.
     var restorePending: (peripherals: [CBPeripheral], scan: ScanParameters?)?
     var requestCounter: UInt64 = 0
@@ -208,10 +210,11 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     /// `cancelPeripheralConnection(_:)`. Options: `CBConnectPeripheralOptionStartDelayKey` (seconds) and
     /// `CBConnectPeripheralOptionEnableAutoReconnect` are honoured; the alert and bridging options are ignored.
     open func connect(_ peripheral: CBPeripheral, options: [String: Any]? = nil) {
-        enum Outcome { case start, alreadyConnected, ignore, notPoweredOn, foreign }
+        enum Outcome { case start, alreadyConnected, ignore, notPoweredOn, foreign, anonymous }
         let outcome: Outcome = lock.run {
             guard storedState == .poweredOn else { return .notPoweredOn }
             guard peripheral.manager === self else { return .foreign }
+            guard peripheral.peer.type != .other(0xFF) else { return .anonymous }
             switch peripheral.storedState {
             case .connected: return .alreadyConnected
             case .connecting, .disconnecting: return .ignore
@@ -226,6 +229,9 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
         switch outcome {
         case .notPoweredOn: misuseNotPoweredOn()
         case .foreign: Diagnostics.misuse("\(peripheral) does not belong to this central manager")
+        case .anonymous:
+            // An anonymous advertisement gives no address to connect to (and it is never connectable).
+            queue.async { self.delegate?.centralManager(self, didFailToConnect: peripheral, error: CBError(.invalidParameters)) }
         case .ignore: break
         case .alreadyConnected:
             queue.async { self.delegate?.centralManager(self, didConnect: peripheral) }
@@ -328,7 +334,7 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
         let created = CBPeripheral(identifier: id, peer: peer, manager: self)
         if handedOut.count > 64, handedOut.count.isMultiple(of: 64) { handedOut = handedOut.filter { $0.value.value != nil } }
         handedOut[peer] = WeakPeripheral(value: created)
-        knownPeers[id] = peer
+        knownPeers.set(id, peer)
         return created
     }
 

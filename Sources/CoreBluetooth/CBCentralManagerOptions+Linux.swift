@@ -1,4 +1,4 @@
-// Linux-only option keys (OpenCoreBluetooth extensions, not in Apple's SDK): the controller, passive scanning, a btsnoop file.
+// Linux-only keys (OpenCoreBluetooth extensions, not in Apple's SDK): the controller, a btsnoop file, passive scanning, truncated advertisements.
 
 // MARK: Initialisation options (init(delegate:queue:options:))
 
@@ -24,3 +24,11 @@ public let CBCentralManagerOptionBtsnoopPathKey: String = "kOCBInitOptionBtsnoop
 /// Core v5.4 Vol 4 Part E §7.8.10 / §7.8.64), so peripherals are reported from their advertising PDUs alone and no
 /// scan response data (e.g. a complete local name sent only there) is merged in. iOS always scans actively.
 public let CBCentralManagerScanOptionPassiveKey: String = "kOCBScanOptionPassive"
+
+// MARK: Advertisement data keys (centralManager(_:didDiscover:advertisementData:rssi:))
+
+/// Linux only, `NSNumber` (Bool), present and true only when the controller could not receive a whole extended
+/// advertising chain (LE Extended Advertising Report Data_Status "incomplete, data truncated", or the reserved value;
+/// Core v5.4 Vol 4 Part E §7.7.65.13): the other values of the dictionary come from the part that arrived and are not
+/// a complete advertisement.
+public let CBAdvertisementDataIsTruncatedKey: String = "kOCBAdvDataIsTruncated"

@@ -102,6 +102,11 @@ extension CBCentralManager {
             // RSSI 127 is "not available" (Core v5.4 Vol 4 Part E §7.7.65.2), and iOS passes it on as 127: a report
             // without one is still a discovery (a kernel or controller that gives none must not hide every device).
             let rssi = report.rssi ?? 127
+            // An anonymous advertisement (no address) is its own discovery: a new peripheral each time, never
+            // coalesced, never stored (two anonymous advertisers must not become one peripheral).
+            if report.isAnonymous {
+                return (CBPeripheral(identifier: UUID(), peer: report.peer, manager: self), Self.advertisementData(report), rssi, false)
+            }
             if !parameters.allowDuplicates, !reported.admit(report.peer, hasScanResponse: report.hasScanResponse) { return nil }
             let peripheral = peripheral(for: report.peer)
             var renamed = false
@@ -198,6 +203,7 @@ extension CBCentralManager {
     /// The advertisementData dictionary with Apple's keys and value types.
     static func advertisementData(_ report: AdvertisementReport) -> [String: Any] {
         var data: [String: Any] = [CBAdvertisementDataIsConnectable: NSNumber(value: report.isConnectable)]
+        if report.isTruncated { data[CBAdvertisementDataIsTruncatedKey] = NSNumber(value: true) }
         if let name = report.localName { data[CBAdvertisementDataLocalNameKey] = name }
         if let manufacturer = report.manufacturerData {
             let id = manufacturer.companyID

@@ -14,7 +14,7 @@ extension CBCentralManager {
                 peripheral.storedState = .connecting
                 active[peer] = peripheral
                 handedOut[peer] = WeakPeripheral(value: peripheral)
-                knownPeers[saved.identifier] = peer
+                knownPeers.set(saved.identifier, peer)
                 return peripheral
             }
             let scan = record.isScanning ? ScanParameters(services: record.scanServices, allowDuplicates: record.allowDuplicates ?? false,

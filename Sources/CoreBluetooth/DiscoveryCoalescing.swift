@@ -6,17 +6,14 @@ internal import OCBHost
 /// into a single discovery event"; a report that brings a scan response the first one lacked gives one more (the
 /// data is then complete), and data that merely changes (a counter in manufacturer data) gives none.
 ///
-/// Bound: at most ``capacity`` peripherals are remembered; beyond that the one remembered longest ago is forgotten
-/// (first in, first out), so a scan among more advertisers than that may report one again, never grows without end.
+/// Bound: at most ``capacity`` peripherals are remembered; beyond that the one first seen longest ago is forgotten
+/// (``RecentlySeen``), so a scan among more advertisers than that may report one again, and never grows without end.
 struct DiscoveryCoalescing {
     /// The most peripherals remembered per scan.
     static let capacity = 8_192
 
     /// Per peer: whether the report delivered carried a scan response.
-    private var seen: [PeerAddress: Bool] = [:]
-    /// The peers in the order first seen, for eviction; `head` is the oldest still remembered.
-    private var order: [PeerAddress] = []
-    private var head = 0
+    private var seen = RecentlySeen<PeerAddress, Bool>(capacity: capacity)
 
     /// Whether a report from `peer` is delivered; records it when it is.
     mutating func admit(_ peer: PeerAddress, hasScanResponse: Bool) -> Bool {
@@ -25,33 +22,17 @@ struct DiscoveryCoalescing {
             return false
         case false?:
             guard hasScanResponse else { return false }
-            seen[peer] = true
+            seen.set(peer, true)
             return true
         case nil:
-            if seen.count >= Self.capacity { evictOldest() }
-            seen[peer] = hasScanResponse
-            order.append(peer)
+            seen.set(peer, hasScanResponse)
             return true
         }
     }
 
     /// Forgets every peripheral (a new scan).
-    mutating func reset() {
-        seen = [:]
-        order = []
-        head = 0
-    }
+    mutating func reset() { seen.removeAll() }
 
     /// The number of peripherals remembered.
     var count: Int { seen.count }
-
-    private mutating func evictOldest() {
-        guard head < order.count else { return }
-        seen[order[head]] = nil
-        head += 1
-        if head > Self.capacity {  // compact the consumed prefix now and then
-            order.removeFirst(head)
-            head = 0
-        }
-    }
 }

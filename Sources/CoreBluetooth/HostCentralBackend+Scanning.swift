@@ -83,6 +83,7 @@ extension HostCentralBackend {
                                          serviceUUIDs: merged.serviceUUIDs, txPowerLevel: merged.txPowerLevel.map(Int.init),
                                          isConnectable: device.isConnectable, solicitedServiceUUIDs: merged.solicitedServiceUUIDs)
         report.hasScanResponse = device.scanResponseData != nil
+        report.isTruncated = device.isTruncated
         return report
     }
 }

@@ -71,3 +71,35 @@ import Testing
         #expect(coalescing.count == DiscoveryCoalescing.capacity)
     }
 }
+
+@Suite struct AnonymousAndTruncatedDiscoveryTests {
+    @Test func anonymousAdvertisementsAreEachTheirOwnPeripheralAndCannotBeConnected() throws {
+        let h = Harness()
+        h.manager.scanForPeripherals(withServices: nil, options: nil)
+        h.flush()
+        let anonymous = PeerAddress(address: .zero, type: .other(0xFF))
+        h.emit(.advertisement(AdvertisementReport(peer: anonymous, rssi: -50, localName: "A", isConnectable: false)))
+        h.emit(.advertisement(AdvertisementReport(peer: anonymous, rssi: -50, localName: "B", isConnectable: false)))
+        let found = h.recorder.discovered.map(\.0)
+        #expect(found.count == 2, "not coalesced: there is no address to coalesce by")
+        #expect(found.count == 2 && found[0] !== found[1] && found[0].identifier != found[1].identifier)
+        h.manager.connect(try #require(found.first))
+        h.flush()
+        #expect(h.recorder.log.last == "failToConnect error=CB.1", "invalid parameters: no address to connect to")
+        #expect(!h.backend.calls.contains { $0.hasPrefix("connect") })
+    }
+
+    @Test func aTruncatedAdvertisementSaysSo() throws {
+        let h = Harness()
+        h.manager.scanForPeripherals(withServices: nil, options: nil)
+        h.flush()
+        var report = AdvertisementReport(peer: Harness.peer, rssi: -50, localName: "Sens", isConnectable: false)
+        report.isTruncated = true
+        h.emit(.advertisement(report))
+        let data = try #require(h.recorder.discovered.last?.1)
+        #expect((data[CBAdvertisementDataIsTruncatedKey] as? NSNumber)?.boolValue == true)
+        let whole = Harness()
+        _ = whole.discover()
+        #expect(whole.recorder.discovered.last?.1[CBAdvertisementDataIsTruncatedKey] == nil, "absent on a whole advertisement")
+    }
+}

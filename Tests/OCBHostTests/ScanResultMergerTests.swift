@@ -141,3 +141,22 @@ private func advertiser(_ n: Int) -> PeerAddress {
     #expect(released.first?.scanResponseData == nil)
     #expect(merger.pendingCount == 8)
 }
+
+@Test func anonymousAdvertisementsAreNeverMergedNorFilteredAsDuplicates() {
+    // Address_Type 0xFF (Vol 4 Part E §7.7.65.13): the address field says nothing; two advertisers look the same.
+    let anonymous = PeerAddress(.zero, type: .other(0xFF))
+    var merger = ScanResultMerger(configuration: .init(isActive: true, filterDuplicates: true))
+    // Non-connectable, non-scannable extended advertising (event type 0x0000), the same bytes twice.
+    let first = merger.receive(AdvertisingObservation(peer: anonymous, extendedEventType: 0x0000, rssi: -50, txPower: 127, data: advertisingData), now: start)
+    let second = merger.receive(AdvertisingObservation(peer: anonymous, extendedEventType: 0x0000, rssi: -51, txPower: 127, data: advertisingData), now: start)
+    #expect(first.count == 1 && second.count == 1, "each is its own report, held for nothing and filtered for nothing")
+    #expect(merger.advertiserCount == 0, "and leaves no state")
+}
+
+@Test func aTruncatedChainIsReportedAsTruncated() {
+    var merger = ScanResultMerger(configuration: .init(isActive: false, filterDuplicates: false))
+    var observation = advInd()
+    observation.isTruncated = true
+    #expect(merger.receive(observation, now: start).first?.isTruncated == true)
+    #expect(merger.receive(advInd(), now: start).first?.isTruncated == false)
+}

@@ -23,6 +23,12 @@ public struct AdvertisingObservation: Sendable, Hashable {
     public var txPower: Int8?
     /// The AD structures as received (Core v5.4 Vol 3 Part C §11), not yet parsed.
     public var data: [UInt8]
+    /// True when the controller could not receive the whole extended advertising chain (Data Status "truncated", or
+    /// the reserved value, §7.7.65.13): ``data`` is what came, never a complete advertisement.
+    public var isTruncated = false
+    /// True for an anonymous extended advertisement (Address_Type 0xFF, §7.7.65.13): no address tells its
+    /// advertiser apart from another.
+    public var isAnonymous: Bool { peer.type == .other(0xFF) }
 
     /// Makes an observation.
     public init(peer: PeerAddress, isConnectable: Bool, isScannable: Bool, isScanResponse: Bool,
@@ -63,5 +69,6 @@ extension AdvertisingObservation {
         self.init(peer: PeerAddress(report.address, type: report.addressType), isConnectable: report.isConnectable,
                   isScannable: report.isScannable, isScanResponse: report.isScanResponse, rssi: report.rssi,
                   txPower: report.txPower, data: report.data)
+        isTruncated = report.isTruncated
     }
 }

@@ -18,6 +18,9 @@ public struct DiscoveredDevice: Sendable, Hashable {
     public var advertisingData: [UInt8]
     /// The scan response data; nil when none arrived (passive scan, non-scannable advertiser, or the wait ran out).
     public var scanResponseData: [UInt8]?
+    /// True when the advertising data is what came of a chain the controller could not receive whole (see
+    /// ``AdvertisingObservation/isTruncated``).
+    public var isTruncated = false
 
     /// Makes the value.
     public init(peer: PeerAddress, rssi: Int8?, txPower: Int8? = nil, isConnectable: Bool,

@@ -13,6 +13,8 @@ import OCBCore
 /// - Host duplicate filtering: a device is reported again only when its connectability, advertising data or
 ///   scan response data changed (RSSI changes alone do not count).
 /// - Service filter: only devices whose merged data lists at least one of the UUIDs are reported.
+/// - Anonymous extended advertisements (Address_Type 0xFF) are reported one by one, never merged or filtered as
+///   duplicates (there is no address to tell one advertiser from another), and leave no state.
 /// - Bounds (everything here is fed from the air): at most ``Configuration/capacity`` advertisers are remembered
 ///   (held advertisement, last advertisement, last scan response, last report for the duplicate filter). A new one
 ///   beyond that first forgets the eighth heard from least recently; one not heard from for ``Configuration/maxAge``
@@ -103,6 +105,12 @@ public struct ScanResultMerger: Sendable {
     public mutating func receive(_ observation: AdvertisingObservation, now: ContinuousClock.Instant) -> [DiscoveredDevice] {
         let peer = observation.peer
         var devices = ageOut(now: now)
+        // Anonymous advertisements have no address to key merging or duplicate filtering by: each is its own report
+        // (they are neither connectable nor scannable, Vol 6 Part B §2.3.1), and none is remembered.
+        if observation.isAnonymous {
+            guard !observation.isScanResponse else { return devices }
+            return devices + admit(device(from: observation, response: nil), remember: false)
+        }
         if advertisers[peer] == nil {
             if advertisers.count >= configuration.capacity { devices += evictLeastRecentlyHeard() }
             advertisers[peer] = Advertiser(lastHeard: now)
@@ -185,16 +193,18 @@ public struct ScanResultMerger: Sendable {
     }
 
     private func device(from advertising: AdvertisingObservation, response: [UInt8]?) -> DiscoveredDevice {
-        DiscoveredDevice(peer: advertising.peer, rssi: advertising.rssi, txPower: advertising.txPower,
-                         isConnectable: advertising.isConnectable, advertisingData: advertising.data,
-                         scanResponseData: response)
+        var device = DiscoveredDevice(peer: advertising.peer, rssi: advertising.rssi, txPower: advertising.txPower,
+                                      isConnectable: advertising.isConnectable, advertisingData: advertising.data,
+                                      scanResponseData: response)
+        device.isTruncated = advertising.isTruncated
+        return device
     }
 
-    private mutating func admit(_ device: DiscoveredDevice) -> [DiscoveredDevice] {
+    private mutating func admit(_ device: DiscoveredDevice, remember: Bool = true) -> [DiscoveredDevice] {
         if let filter = configuration.serviceFilter, !filter.isEmpty {
             guard !configuration.serviceUUIDs(device.mergedData).isDisjoint(with: filter) else { return [] }
         }
-        if configuration.filterDuplicates {
+        if configuration.filterDuplicates, remember {
             let signature = Signature(isConnectable: device.isConnectable, advertisingData: device.advertisingData,
                                       scanResponseData: device.scanResponseData)
             guard advertisers[device.peer]?.reported != signature else { return [] }
