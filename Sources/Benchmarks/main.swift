@@ -6,6 +6,8 @@
 //   directory     default: Fixtures/captures of this package
 //      or: swift run -c release Benchmarks --peer [--notifications N]
 //   --peer        against the virtual peer (scripts/setup's venv): CPU per notification and discovery round trips
+//      or: swift run -c release Benchmarks --write-ad-corpus FILE [captures directory] | --ad-corpus FILE [--passes N]
+//   the AD benchmark's Swift side (scripts/bench-ad): the captures' advertising payloads, or the typed parse's time
 
 import OCBAdvertising
 import OCBATT
@@ -21,17 +23,29 @@ var directory = defaultDirectory
 var arguments = CommandLine.arguments.dropFirst()
 var peer = false
 var notificationCount = 20_000
+var writeADCorpus: String?
+var adCorpus: String?
 while let argument = arguments.popFirst() {
     switch argument {
     case "--peer": peer = true
     case "--notifications": notificationCount = arguments.popFirst().flatMap { Int($0) } ?? notificationCount
     case "--only": only = arguments.popFirst()?.lowercased()
+    case "--write-ad-corpus": writeADCorpus = arguments.popFirst()
+    case "--ad-corpus": adCorpus = arguments.popFirst()
     case "--passes": fixedPasses = arguments.popFirst().flatMap { Int($0) }.map { max(1, $0) }
     default: directory = argument
     }
 }
 
 if peer { exit(runPeerBenchmarks(notifications: notificationCount) ? 0 : 1) }
+if let path = adCorpus {
+    guard let payloads = ADCorpusBenchmark.read(path) else {
+        FileHandle.standardError.write(Data("Benchmarks: \(path) is not an ADC1 corpus\n".utf8))
+        exit(1)
+    }
+    ADCorpusBenchmark.run(payloads, passes: fixedPasses ?? 5)
+    exit(0)
+}
 
 let corpus: Corpus
 do {
@@ -40,6 +54,7 @@ do {
     FileHandle.standardError.write(Data("Benchmarks: cannot read the captures in \(directory): \(error)\n".utf8))
     exit(1)
 }
+if let path = writeADCorpus { exit(ADCorpusBenchmark.write(corpus, to: path) ? 0 : 1) }
 
 let benchmarks = [
     Benchmark(name: "AdvertisingData, all reports") {

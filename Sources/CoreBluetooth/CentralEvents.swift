@@ -167,8 +167,10 @@ extension CBCentralManager {
                 report = .failed(DisconnectReason.connectError(reason))
             } else if attTimedOut {
                 report = .disconnected(DisconnectReason.attTimeoutError(reason), reconnecting: peripheral.autoReconnect)
+            } else if controllerLost {
+                report = .disconnected(DisconnectReason.controllerLostError(reason), reconnecting: false)
             } else {
-                report = .disconnected(DisconnectReason.disconnectError(reason), reconnecting: peripheral.autoReconnect && !controllerLost)
+                report = .disconnected(DisconnectReason.disconnectError(reason), reconnecting: peripheral.autoReconnect)
             }
             if case .disconnected(_, reconnecting: true) = report {
                 peripheral.storedState = .connecting

@@ -25,6 +25,13 @@ enum DisconnectReason {
         CBError(code(reason, otherwise: .peripheralDisconnected), userInfo: ["OCBHCIReason": String(format: "0x%02X", reason.rawValue)])
     }
 
+    /// For `didDisconnectPeripheral` when the link ended because the controller went away (powered off, removed, lost,
+    /// unresponsive): `.peripheralDisconnected`, with `"OCBBackendReason"` saying so and the HCI reason reported.
+    static func controllerLostError(_ reason: HCIErrorCode) -> CBError {
+        CBError(.peripheralDisconnected, userInfo: ["OCBBackendReason": "the controller was lost (powered off, removed or not answering)",
+                                                    "OCBHCIReason": String(format: "0x%02X", reason.rawValue)])
+    }
+
     /// For `didDisconnectPeripheral` after the host ended the link because an ATT transaction got no response within
     /// 30 s (Vol 3 Part F §3.3.3): `.connectionTimeout`, with `"OCBBackendReason"` saying so and the HCI reason of the
     /// Disconnection Complete that followed.

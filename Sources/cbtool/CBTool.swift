@@ -7,7 +7,8 @@ import Foundation
 ///
 /// Exit statuses: 0 success; 1 a failure a person can act on (`cbtool: error: …` on stderr: no Bluetooth support,
 /// missing capabilities, controller busy, device not found, timeout, unreadable file, command not yet available);
-/// 2 a bad command line (`cbtool: error: …` then the usage line on stderr).
+/// 2 a bad command line (`cbtool: error: …` then the usage line on stderr). With `--json` a failure after parsing is
+/// also one line on stdout: `{"message":"…","status":1,"type":"error"}`.
 enum CBTool {
     static func run(arguments: [String], environment: [String: String]) -> Int32 {
         let invocation: Invocation
@@ -27,6 +28,11 @@ enum CBTool {
             return 0
         } catch {
             printError(error.message)
+            // --json: the failure is a JSON line too, so a script reading stdout sees why it ended.
+            if invocation.outputMode == .jsonLines {
+                output.emit(error.message, json: ["type": "error", "message": .string(error.message),
+                                                  "status": .integer(error.isUsage ? 2 : 1)])
+            }
             if case let .usage(_, usage) = error { printError(usage); return 2 }
             return 1
         }

@@ -9,6 +9,12 @@ enum ToolError: Error {
     /// A failure a person can act on (exit 1).
     case failure(String)
 
+    /// True for a bad command line (exit 2).
+    var isUsage: Bool {
+        if case .usage = self { return true }
+        return false
+    }
+
     /// The one-line message.
     var message: String {
         switch self {

@@ -85,6 +85,13 @@ extension LiveCommandTests {
         #expect(errors == ["cbtool: error: scanning did not start: command 0x2042 LE Set Extended Scan Enable failed: 0x0C Command Disallowed: "
                            + "the controller refused to scan; try again, or power-cycle the controller"], "\(run.stderr)")
         #expect(run.stderrLines.count == 2, "the progress line and the error only: \(run.stderr)")
+        // --json: the failure is also the one line on stdout, for a script that reads only that.
+        let json = try LivePeer.run(["scan", "--duration", "3", "--json"])
+        #expect(json.status == 1)
+        #expect(json.jsonObjects.count == 1 && json.stdoutLines.count == 1, "\(json.stdout)")
+        #expect(json.jsonObjects.first?["type"] as? String == "error")
+        #expect(json.jsonObjects.first?["status"] as? Int == 1)
+        #expect((json.jsonObjects.first?["message"] as? String)?.hasPrefix("scanning did not start: command 0x2042") == true)
     }
 
     @Test("scan --passive: no scan requests, so no scan response data (alpha's shortened name, no 128-bit UUID)")

@@ -94,7 +94,10 @@ final class CentralSession {
     static func stateError(_ state: CBManagerState, spec: TransportSpec) -> ToolError {
         switch state {
         case .unauthorized:
-            .failure("not allowed to use \(spec): needs CAP_NET_RAW and CAP_NET_ADMIN (run as root, or setcap cap_net_raw,cap_net_admin+eip on cbtool)")
+            .failure("not allowed to use \(spec): "
+                     + (spec.description.hasPrefix("user:") ? "the user channel needs CAP_NET_ADMIN"
+                                                            : "the kernel path needs CAP_NET_RAW (and CAP_NET_ADMIN for the kernel's discovery)")
+                     + ": run as root, or `sudo setcap cap_net_raw,cap_net_admin+ep` on cbtool, or AmbientCapabilities= in its systemd unit")
         case .poweredOff:
             .failure("the controller at \(spec) is powered off: power it on (btmgmt power on)")
         default:

@@ -24,8 +24,11 @@ enum ErrorText {
             case .peerRemovedPairingInformation: "the peer removed its pairing information"
             default: cb.localizedDescription.trimmingCharacters(in: CharacterSet(charactersIn: "."))
             }
+            let backendReason = cb.userInfo["OCBBackendReason"] as? String
+            // A link the controller's loss ended: say that, not that the peripheral disconnected.
+            if cb.code == .peripheralDisconnected, let backendReason { text = backendReason }
             if let reason = cb.userInfo["OCBHCIReason"] as? String { text += " (HCI reason \(reason))" }
-            if let reason = cb.userInfo["OCBBackendReason"] as? String { text += " (\(reason))" }
+            if let backendReason, cb.code != .peripheralDisconnected { text += " (\(backendReason))" }
             return text
         }
         return "\(error)"
