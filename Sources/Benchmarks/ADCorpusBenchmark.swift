@@ -36,25 +36,37 @@ enum ADCorpusBenchmark {
         return payloads
     }
 
-    /// Prints `swift-typed NS_PER_AD CHECKSUM`: the best of `passes` passes of the typed parse (name, service UUIDs,
-    /// service data, manufacturer data, TX power) over every payload, as the C walk and the Python parsers do.
+    /// Prints `swift-view` and `swift-typed` lines (`NAME NS_PER_AD CHECKSUM`): the best of `passes` passes of the
+    /// in-place view's fields and of the lenient parse's typed accessors (name, service UUIDs, service data,
+    /// manufacturer data, TX power) over every payload, as the C walk and the Python parsers do.
     static func run(_ payloads: [[UInt8]], passes: Int) {
+        // The in-place view: one pass, the fields as ranges and counts (what the C walk computes).
+        measure("swift-view", payloads, passes) { payload in
+            let fields = AdvertisingDataView(payload).fields()
+            return fields.serviceUUIDCount &+ fields.serviceDataCount &+ fields.manufacturerDataCount
+                &+ (fields.localName == nil ? 0 : 1) &+ (fields.txPowerLevel == nil ? 0 : 1)
+        }
+        // The lenient parse with its typed accessors (an array per structure, a dictionary of service data).
+        measure("swift-typed", payloads, passes) { payload in
+            let parsed = AdvertisingData(bytes: payload)
+            return parsed.serviceUUIDs.count &+ parsed.serviceData.count &+ parsed.manufacturerData.count
+                &+ (parsed.localName == nil ? 0 : 1) &+ (parsed.txPowerLevel == nil ? 0 : 1)
+        }
+    }
+
+    /// Prints `NAME NS_PER_AD CHECKSUM` for the best of `passes` passes of `body` over every payload.
+    private static func measure(_ name: String, _ payloads: [[UInt8]], _ passes: Int, _ body: ([UInt8]) -> Int) {
         var best = Duration.seconds(1_000_000)
         var checksum = 0
         for _ in 0..<max(1, passes) {
-            let clock = ContinuousClock()
             var total = 0
-            let elapsed = clock.measure {
-                for payload in payloads {
-                    let parsed = AdvertisingData(bytes: payload)
-                    total &+= parsed.serviceUUIDs.count &+ parsed.serviceData.count &+ parsed.manufacturerData.count
-                    total &+= (parsed.localName == nil ? 0 : 1) &+ (parsed.txPowerLevel == nil ? 0 : 1)
-                }
+            let elapsed = ContinuousClock().measure {
+                for payload in payloads { total &+= body(payload) }
             }
             if elapsed < best { best = elapsed }
             checksum = total
         }
         let nanoseconds = Double(best.components.seconds) * 1e9 + Double(best.components.attoseconds) / 1e9
-        print(String(format: "swift-typed %.1f %d", nanoseconds / Double(max(1, payloads.count)), checksum))
+        print(String(format: "%@ %.1f %d", name, nanoseconds / Double(max(1, payloads.count)), checksum))
     }
 }

@@ -1,0 +1,132 @@
+// Advertising data read in place: the AD structures as (type, range) and the typed fields of one pass, no allocation.
+
+import OCBCore
+
+/// Advertising or scan response data read where it lies (Core v5.4 Vol 3 Part C §11, Core Supplement v11 Part A §1):
+/// each AD structure is `Length (1) | AD Type (1) | AD Data (Length − 1)`. Iterating gives each structure's type and
+/// the range of its data within ``bytes``, in order, without copying or allocating; a Length of 0 ends the data
+/// (the rest is padding, §11), and a structure that runs past the end ends the walk there (``Iterator/stoppedAt``).
+/// ``fields()`` gathers the fields a scanner wants in that same single pass. For the lenient parse that keeps every
+/// structure with diagnostics, see ``AdvertisingData``.
+public struct AdvertisingDataView: Sequence, Sendable {
+    /// The data as received.
+    public let bytes: [UInt8]
+
+    /// A view of `bytes` (the array is shared, not copied).
+    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    /// One AD structure: its AD Type and where its data lies in ``AdvertisingDataView/bytes``.
+    public struct Structure: Sendable, Hashable {
+        /// The AD Type (Assigned Numbers §2.3).
+        public let type: UInt8
+        /// The AD Data's offsets within the view's bytes (empty for a structure of Length 1).
+        public let value: Range<Int>
+    }
+
+    /// Walks the structures in order.
+    public struct Iterator: IteratorProtocol, Sendable {
+        private let bytes: [UInt8]
+        private var offset = 0
+        /// The offset of a structure whose Length runs past the end, once the walk met one; nil otherwise.
+        public private(set) var stoppedAt: Int?
+
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+        /// The next structure, or nil at the end, at a Length of 0, or at a structure cut short.
+        public mutating func next() -> Structure? {
+            guard offset < bytes.count else { return nil }
+            let length = Int(bytes[offset])
+            guard length > 0 else { offset = bytes.count; return nil }
+            guard length <= bytes.count - offset - 1 else {
+                stoppedAt = offset
+                offset = bytes.count
+                return nil
+            }
+            let structure = Structure(type: bytes[offset + 1], value: (offset + 2)..<(offset + 1 + length))
+            offset += 1 + length
+            return structure
+        }
+    }
+
+    /// An iterator from the first structure.
+    public func makeIterator() -> Iterator { Iterator(bytes) }
+
+    /// The scanner's fields in one pass (see ``Fields``).
+    public func fields() -> Fields {
+        var fields = Fields()
+        for structure in self {
+            let value = structure.value
+            switch structure.type {
+            case 0x09:
+                fields.localName = value
+                fields.isLocalNameComplete = true
+            case 0x08:
+                if !fields.isLocalNameComplete { fields.localName = value }
+            case 0x02, 0x03: fields.serviceUUIDCount += value.count / 2
+            case 0x04, 0x05: fields.serviceUUIDCount += value.count / 4
+            case 0x06, 0x07: fields.serviceUUIDCount += value.count / 16
+            case 0x16: if value.count >= 2 { fields.serviceDataCount += 1 }
+            case 0x20: if value.count >= 4 { fields.serviceDataCount += 1 }
+            case 0x21: if value.count >= 16 { fields.serviceDataCount += 1 }
+            case 0xFF:
+                if value.count >= 2 {
+                    if fields.manufacturerData == nil { fields.manufacturerData = value }
+                    fields.manufacturerDataCount += 1
+                }
+            case 0x0A: if value.count >= 1 { fields.txPowerLevel = Int8(bitPattern: bytes[value.lowerBound]) }
+            case 0x01: if value.count >= 1 { fields.flags = bytes[value.lowerBound] }
+            default: break
+            }
+        }
+        return fields
+    }
+
+    /// What a scanner reads of advertising data, as ranges into the bytes and small values (no allocation).
+    public struct Fields: Sendable, Hashable {
+        /// The Complete Local Name's data (0x09), else the Shortened one's (0x08).
+        public var localName: Range<Int>?
+        /// True when ``localName`` is the complete name.
+        public var isLocalNameComplete = false
+        /// Service UUIDs listed (0x02-0x07, every width, incomplete and complete lists).
+        public var serviceUUIDCount = 0
+        /// Service Data structures (0x16, 0x20, 0x21) long enough for their UUID.
+        public var serviceDataCount = 0
+        /// The first Manufacturer Specific Data (0xFF) structure's data: Company Identifier (2, little-endian), then
+        /// the manufacturer's bytes.
+        public var manufacturerData: Range<Int>?
+        /// Manufacturer Specific Data structures.
+        public var manufacturerDataCount = 0
+        /// TX Power Level (0x0A), dBm.
+        public var txPowerLevel: Int8?
+        /// Flags (0x01), the first octet.
+        public var flags: UInt8?
+
+        /// No fields (empty data).
+        public init() {}
+    }
+
+    /// The service UUIDs of every list (0x02-0x07), in order, read in place.
+    public var serviceUUIDs: [BluetoothUUID] {
+        var uuids: [BluetoothUUID] = []
+        for structure in self {
+            let width: Int
+            switch structure.type {
+            case 0x02, 0x03: width = 2
+            case 0x04, 0x05: width = 4
+            case 0x06, 0x07: width = 16
+            default: continue
+            }
+            var start = structure.value.lowerBound
+            while start + width <= structure.value.upperBound {
+                if let uuid = BluetoothUUID(littleEndianBytes: Array(bytes[start..<(start + width)])) { uuids.append(uuid) }
+                start += width
+            }
+        }
+        return uuids
+    }
+
+    /// The UTF-8 text of ``Fields/localName`` without trailing NUL padding (as ``AdvertisedName/string``).
+    public func string(_ range: Range<Int>) -> String {
+        AdvertisedName(bytes: Array(bytes[range])).string
+    }
+}

@@ -1,0 +1,55 @@
+// The in-place view of advertising data: structures as (type, range), the one-pass fields, agreeing with the full parse.
+
+import FuzzSupport
+import OCBAdvertising
+import OCBCore
+import Testing
+
+@Suite struct AdvertisingDataViewTests {
+    @Test func structuresAreTypesAndRangesInOrder() {
+        // Flags 0x06, Complete List of 16-bit UUIDs 0x180F, Complete Local Name "Pi" (Core Supplement v11 Part A §1).
+        let view = AdvertisingDataView([0x02, 0x01, 0x06, 0x03, 0x03, 0x0F, 0x18, 0x03, 0x09, 0x50, 0x69])
+        #expect(view.map(\.type) == [0x01, 0x03, 0x09])
+        #expect(view.map(\.value) == [2..<3, 5..<7, 9..<11])
+        let fields = view.fields()
+        #expect(fields.flags == 0x06)
+        #expect(fields.serviceUUIDCount == 1)
+        #expect(fields.localName.map(view.string) == "Pi" && fields.isLocalNameComplete)
+        #expect(view.serviceUUIDs == [BluetoothUUID(0x180F)])
+    }
+
+    @Test func paddingAndACutStructureEndTheWalk() {
+        // A Length of 0 ends the data (Vol 3 Part C §11): what follows is padding.
+        #expect(AdvertisingDataView([0x02, 0x01, 0x06, 0x00, 0x03, 0x09, 0x41]).map(\.type) == [0x01])
+        // A structure whose Length runs past the end: the walk stops at its offset; what came before stays.
+        var iterator = AdvertisingDataView([0x02, 0x01, 0x06, 0x05, 0x09, 0x41]).makeIterator()
+        #expect(iterator.next()?.type == 0x01)
+        #expect(iterator.next() == nil)
+        #expect(iterator.stoppedAt == 3)
+        #expect(AdvertisingDataView([]).fields() == AdvertisingDataView.Fields())
+        // A Length-1 structure has an empty value; the short ones of their kind count for nothing.
+        let short = AdvertisingDataView([0x01, 0xFF, 0x02, 0x16, 0x0F, 0x01, 0x0A]).fields()
+        #expect(short.manufacturerDataCount == 0 && short.serviceDataCount == 0 && short.txPowerLevel == nil)
+    }
+
+    @Test func agreesWithTheFullParseOnEveryCapturedPayloadAndMutations() {
+        var payloads = AdvertisingDataFuzzTests.corpus
+        #expect(payloads.count > 50)
+        var random = FuzzRandom(seed: 0x0CB)
+        for payload in AdvertisingDataFuzzTests.corpus { payloads.append(random.mutate(payload)); payloads.append(random.mutate(random.mutate(payload))) }
+        for bytes in payloads {
+            let view = AdvertisingDataView(bytes)
+            let fields = view.fields()
+            let parsed = AdvertisingData(bytes: bytes)
+            #expect(fields.localName.map(view.string) == parsed.localName, "\(bytes)")
+            #expect(fields.isLocalNameComplete == parsed.isLocalNameComplete || fields.localName == nil)
+            #expect(view.serviceUUIDs == parsed.serviceUUIDs, "\(bytes)")
+            #expect(fields.txPowerLevel == parsed.txPowerLevel, "\(bytes)")
+            #expect(fields.manufacturerDataCount == parsed.manufacturerData.count, "\(bytes)")
+            if let range = fields.manufacturerData, let first = parsed.manufacturerData.first {
+                #expect(UInt16(bytes[range.lowerBound]) | UInt16(bytes[range.lowerBound + 1]) << 8 == first.companyID)
+                #expect(Array(bytes[(range.lowerBound + 2)..<range.upperBound]) == first.payload)
+            }
+        }
+    }
+}
