@@ -17,6 +17,9 @@ struct FuzzTarget: Sendable {
         FuzzTarget(name: "hci-event", run: hciEvent),
         FuzzTarget(name: "att-pdu", run: attPDU),
         FuzzTarget(name: "capture", run: capture),
+        FuzzTarget(name: "h4-stream", run: h4Stream),
+        FuzzTarget(name: "l2cap", run: l2cap),
+        FuzzTarget(name: "advertising-view", run: advertisingView),
     ]
 
     /// The targets named by OCB_FUZZ_TARGET (comma-separated), or all of them.
@@ -89,6 +92,70 @@ struct FuzzTarget: Sendable {
         guard let file = try? CaptureFile.read(bytes: bytes) else { return }
         check(file.records.count <= bytes.count / 12, "more records than the bytes can hold")
         for record in file.records { _ = record.isTruncated }
+    }
+
+    /// H4Decoder (Vol 4 Part A §2) on a byte stream cut into chunks whose sizes the input's first byte seeds: the
+    /// packets and the error do not depend on where reads end, and nothing is decoded past the bytes.
+    static func h4Stream(_ bytes: [UInt8]) {
+        guard let seed = bytes.first else { return }
+        let stream = Array(bytes.dropFirst())
+        var whole = H4Decoder()
+        let (packets, error) = whole.decode(stream)
+        var chunked = H4Decoder()
+        var chunkedPackets: [HCIPacket] = []
+        var chunkedError: H4Error?
+        var start = 0
+        var size = Int(seed % 7) + 1
+        while start < stream.count {
+            let end = min(stream.count, start + size)
+            let (more, fault) = chunked.decode(stream[start..<end])
+            chunkedPackets += more
+            if chunkedError == nil { chunkedError = fault }
+            start = end
+            size = size % 13 + 1
+        }
+        check(chunkedPackets == packets, "the packets depend on the read boundaries")
+        check((chunkedError == nil) == (error == nil), "an H4 fault depends on the read boundaries")
+        check(packets.reduce(0) { $0 + 1 + $1.bytes.count } <= stream.count, "H4 packets hold more bytes than came in")
+        check(whole.pendingByteCount <= stream.count, "more bytes pending than came in")
+    }
+
+    /// L2CAPRecombiner (Vol 3 Part A §7.2) on ACL packets built from the input: per packet one byte (bits 0-1 the
+    /// Packet_Boundary_Flag, bit 2 the handle 0x0040 or 0x0041, bits 3-7 the length up to 31), then that many bytes.
+    /// A frame is whole (4 + Length bytes) and from the packets' own handle; faults drop only their PDU.
+    static func l2cap(_ bytes: [UInt8]) {
+        var recombiner = L2CAPRecombiner(maximumPayloadLength: 600)
+        var offset = 0
+        var fed = 0
+        while offset < bytes.count {
+            let control = bytes[offset]
+            let length = min(Int(control >> 3), bytes.count - offset - 1)
+            let data = Array(bytes[(offset + 1)..<(offset + 1 + length)])
+            offset += 1 + length
+            fed += data.count
+            guard let boundary = HCIACLDataPacket.PacketBoundary(rawValue: control & 0b11) else { continue }
+            let handle = ConnectionHandle(field: 0x0040 | UInt16((control >> 2) & 1))
+            for output in recombiner.receive(HCIACLDataPacket(handle: handle, packetBoundary: boundary, data: data)) {
+                if case .frame(let frame) = output {
+                    check(frame.payload.count <= 600, "a frame above the maximum payload length")
+                    check(frame.handle == handle, "a frame from another handle's fragments")
+                    check(frame.payload.count + 4 <= fed, "a frame holds more bytes than came in")
+                }
+            }
+        }
+    }
+
+    /// AdvertisingDataView (Vol 3 Part C §11): its one-pass fields agree with the full parse's accessors, and every
+    /// range it gives lies inside the bytes.
+    static func advertisingView(_ bytes: [UInt8]) {
+        let view = AdvertisingDataView(bytes)
+        let fields = view.fields()
+        for structure in view { check(structure.value.upperBound <= bytes.count, "a structure's range runs past the bytes") }
+        let parsed = AdvertisingData(bytes: bytes)
+        check(fields.localName.map(view.string) == parsed.localName, "the view's name is not the parse's")
+        check(view.serviceUUIDs == parsed.serviceUUIDs, "the view's service UUIDs are not the parse's")
+        check(fields.txPowerLevel == parsed.txPowerLevel, "the view's TX power is not the parse's")
+        check(fields.manufacturerDataCount == parsed.manufacturerData.count, "the view counts other manufacturer data")
     }
 
     /// Traps with a message: the fuzzer's signal that an invariant broke.

@@ -59,14 +59,27 @@ enum FuzzReplay {
                 seeds["capture", default: []].insert([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
             }
             var recombiner = L2CAPRecombiner()
+            // h4-stream: a chunking seed byte, then the capture's first 64 packets as one H4 stream.
+            seeds["h4-stream", default: []].insert([0x03] + capture.records.prefix(64).flatMap { $0.packet?.h4Bytes ?? [] })
+            // l2cap: the capture's first 64 ACL packets in the target's encoding (control byte, then at most 31 bytes).
+            var aclSeed: [UInt8] = []
+            for record in capture.records.prefix(400) {
+                guard let packet = record.packet, packet.type == .acl, let acl = try? HCIACLDataPacket(bytes: packet.bytes) else { continue }
+                let data = acl.data.prefix(31)
+                aclSeed += [acl.packetBoundary.rawValue | UInt8(data.count) << 3] + data
+                if aclSeed.count > 2_000 { break }
+            }
+            if !aclSeed.isEmpty { seeds["l2cap", default: []].insert(aclSeed) }
             for record in capture.records {
                 guard let packet = record.packet else { continue }
                 if packet.type == .event {
                     seeds["hci-event", default: []].insert(packet.bytes)
                     if case .leMeta(let meta)? = try? HCIEvent(bytes: packet.bytes) {
                         switch meta {
-                        case .advertisingReport(let event): event.reports.forEach { seeds["advertising", default: []].insert($0.data) }
-                        case .extendedAdvertisingReport(let event): event.reports.forEach { seeds["advertising", default: []].insert($0.data) }
+                        case .advertisingReport(let event):
+                            event.reports.forEach { seeds["advertising", default: []].insert($0.data); seeds["advertising-view", default: []].insert($0.data) }
+                        case .extendedAdvertisingReport(let event):
+                            event.reports.forEach { seeds["advertising", default: []].insert($0.data); seeds["advertising-view", default: []].insert($0.data) }
                         default: break
                         }
                     }

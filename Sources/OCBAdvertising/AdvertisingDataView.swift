@@ -87,7 +87,8 @@ public struct AdvertisingDataView: Sequence, Sendable {
         public var localName: Range<Int>?
         /// True when ``localName`` is the complete name.
         public var isLocalNameComplete = false
-        /// Service UUIDs listed (0x02-0x07, every width, incomplete and complete lists).
+        /// Service UUIDs listed (0x02-0x07, every width, incomplete and complete lists; the whole UUIDs of a list
+        /// whose length is not a multiple of their width; repeats counted).
         public var serviceUUIDCount = 0
         /// Service Data structures (0x16, 0x20, 0x21) long enough for their UUID.
         public var serviceDataCount = 0
@@ -105,7 +106,8 @@ public struct AdvertisingDataView: Sequence, Sendable {
         public init() {}
     }
 
-    /// The service UUIDs of every list (0x02-0x07), in order, read in place.
+    /// The service UUIDs of every list (0x02-0x07; the whole ones of a list cut short), in order, without repeats:
+    /// what ``AdvertisingData/serviceUUIDs`` gives.
     public var serviceUUIDs: [BluetoothUUID] {
         var uuids: [BluetoothUUID] = []
         for structure in self {
@@ -118,7 +120,9 @@ public struct AdvertisingDataView: Sequence, Sendable {
             }
             var start = structure.value.lowerBound
             while start + width <= structure.value.upperBound {
-                if let uuid = BluetoothUUID(littleEndianBytes: Array(bytes[start..<(start + width)])) { uuids.append(uuid) }
+                if let uuid = BluetoothUUID(littleEndianBytes: Array(bytes[start..<(start + width)])), !uuids.contains(uuid) {
+                    uuids.append(uuid)
+                }
                 start += width
             }
         }
