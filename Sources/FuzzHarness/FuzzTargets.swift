@@ -155,6 +155,8 @@ struct FuzzTarget: Sendable {
         check(fields.localName.map(view.string) == parsed.localName, "the view's name is not the parse's")
         check(view.serviceUUIDs == parsed.serviceUUIDs, "the view's service UUIDs are not the parse's")
         check(fields.txPowerLevel == parsed.txPowerLevel, "the view's TX power is not the parse's")
+        check(fields.flags == parsed.flags?.rawValue, "the view's flags are not the parse's")
+        check(fields.isLocalNameComplete == parsed.isLocalNameComplete, "the view's name completeness is not the parse's")
         check(fields.manufacturerDataCount == parsed.manufacturerData.count, "the view counts other manufacturer data")
     }
 

@@ -57,11 +57,12 @@ public struct AdvertisingDataView: Sequence, Sendable {
         for structure in self {
             let value = structure.value
             switch structure.type {
+            // The first of each, as the full parse chooses: a complete name before any shortened one.
             case 0x09:
-                fields.localName = value
+                if !fields.isLocalNameComplete { fields.localName = value }
                 fields.isLocalNameComplete = true
             case 0x08:
-                if !fields.isLocalNameComplete { fields.localName = value }
+                if fields.localName == nil { fields.localName = value }
             case 0x02, 0x03: fields.serviceUUIDCount += value.count / 2
             case 0x04, 0x05: fields.serviceUUIDCount += value.count / 4
             case 0x06, 0x07: fields.serviceUUIDCount += value.count / 16
@@ -73,8 +74,9 @@ public struct AdvertisingDataView: Sequence, Sendable {
                     if fields.manufacturerData == nil { fields.manufacturerData = value }
                     fields.manufacturerDataCount += 1
                 }
-            case 0x0A: if value.count >= 1 { fields.txPowerLevel = Int8(bitPattern: bytes[value.lowerBound]) }
-            case 0x01: if value.count >= 1 { fields.flags = bytes[value.lowerBound] }
+            // TX Power Level and Flags are one octet each (Supplement Part A §1.3, §1.5); other lengths are malformed.
+            case 0x0A: if value.count == 1, fields.txPowerLevel == nil { fields.txPowerLevel = Int8(bitPattern: bytes[value.lowerBound]) }
+            case 0x01: if value.count == 1, fields.flags == nil { fields.flags = bytes[value.lowerBound] }
             default: break
             }
         }
@@ -83,7 +85,7 @@ public struct AdvertisingDataView: Sequence, Sendable {
 
     /// What a scanner reads of advertising data, as ranges into the bytes and small values (no allocation).
     public struct Fields: Sendable, Hashable {
-        /// The Complete Local Name's data (0x09), else the Shortened one's (0x08).
+        /// The first Complete Local Name's data (0x09), else the first Shortened one's (0x08).
         public var localName: Range<Int>?
         /// True when ``localName`` is the complete name.
         public var isLocalNameComplete = false
@@ -97,9 +99,9 @@ public struct AdvertisingDataView: Sequence, Sendable {
         public var manufacturerData: Range<Int>?
         /// Manufacturer Specific Data structures.
         public var manufacturerDataCount = 0
-        /// TX Power Level (0x0A), dBm.
+        /// The first well-formed TX Power Level (0x0A, one octet), dBm.
         public var txPowerLevel: Int8?
-        /// Flags (0x01), the first octet.
+        /// The first well-formed Flags (0x01, one octet).
         public var flags: UInt8?
 
         /// No fields (empty data).

@@ -32,6 +32,21 @@ import Testing
         #expect(short.manufacturerDataCount == 0 && short.serviceDataCount == 0 && short.txPowerLevel == nil)
     }
 
+    @Test func theFirstWellFormedOfEachFieldCountsAsInTheFullParse() {
+        // Found by the advertising-view fuzz target: a TX Power Level, then a malformed second one of two octets.
+        let power: [UInt8] = [0x02, 0x0A, 0x05, 0x03, 0x0A, 0x01, 0x02]
+        #expect(AdvertisingDataView(power).fields().txPowerLevel == 5)
+        #expect(AdvertisingData(bytes: power).txPowerLevel == 5)
+        // A malformed TX Power Level of two octets first: the well-formed one after it counts.
+        #expect(AdvertisingDataView([0x03, 0x0A, 0x01, 0x02, 0x02, 0x0A, 0xF8]).fields().txPowerLevel == -8)
+        // Two Complete Local Names: the first; a Shortened one before a Complete one: the Complete one.
+        let names = AdvertisingDataView([0x02, 0x09, 0x41, 0x02, 0x09, 0x42])
+        #expect(names.fields().localName.map(names.string) == "A")
+        let both = AdvertisingDataView([0x02, 0x08, 0x53, 0x02, 0x09, 0x43, 0x02, 0x08, 0x54])
+        #expect(both.fields().localName.map(both.string) == "C" && both.fields().isLocalNameComplete)
+        #expect(AdvertisingDataView([0x03, 0x01, 0x06, 0x00, 0x02, 0x01, 0x1A]).fields().flags == 0x1A, "two-octet Flags are malformed")
+    }
+
     @Test func agreesWithTheFullParseOnEveryCapturedPayloadAndMutations() {
         var payloads = AdvertisingDataFuzzTests.corpus
         #expect(payloads.count > 50)
@@ -42,7 +57,8 @@ import Testing
             let fields = view.fields()
             let parsed = AdvertisingData(bytes: bytes)
             #expect(fields.localName.map(view.string) == parsed.localName, "\(bytes)")
-            #expect(fields.isLocalNameComplete == parsed.isLocalNameComplete || fields.localName == nil)
+            #expect(fields.isLocalNameComplete == parsed.isLocalNameComplete)
+            #expect(fields.flags == parsed.flags?.rawValue, "\(bytes)")
             #expect(view.serviceUUIDs == parsed.serviceUUIDs, "\(bytes)")
             #expect(fields.txPowerLevel == parsed.txPowerLevel, "\(bytes)")
             #expect(fields.manufacturerDataCount == parsed.manufacturerData.count, "\(bytes)")
