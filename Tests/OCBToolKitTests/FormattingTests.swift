@@ -115,6 +115,13 @@ struct FormattingTests {
         let json = AdvertiserFormatter.json(snapshot).text
         #expect(json.contains(#""iBeacon":{"major":5,"measuredPower":-80,"minor":6,"uuid":"FDA50693-A4E2-4FB1-AFCF-C6EB07647825"}"#))
         #expect(json.hasPrefix(#"{"address":"DC:FC:77:87:35:FF","addressType":"random","appearance":null,"connectable":true,"#))
+        #expect(!json.contains("truncated"))
+        // The same advertisement as the part of a chain the controller could not receive whole.
+        var cut = snapshot
+        cut.isTruncated = true
+        #expect(AdvertiserFormatter.line(cut).hasPrefix("DC:FC:77:87:35:FF (random) -73 dBm \"RDL51822\" connectable "
+                                                        + "(truncated: the controller received only part of it); flags 0x06"))
+        #expect(AdvertiserFormatter.json(cut).text.contains(#""truncated":true"#))
     }
 
     @Test("advertiser line: Eddystone-URL, service names, TX power")

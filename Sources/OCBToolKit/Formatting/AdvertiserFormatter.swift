@@ -50,13 +50,14 @@ public enum AdvertiserFormatter {
         if let rssi = snapshot.rssi { head += " \(rssi) dBm" }
         if let name = snapshot.name { head += " \"\(name)\"" }
         if let connectable = snapshot.isConnectable { head += connectable ? " connectable" : " non-connectable" }
+        if snapshot.isTruncated { head += " (truncated: the controller received only part of it)" }
         return ([head] + items(snapshot)).joined(separator: "; ")
     }
 
     /// The JSON object: `{"type":"advertiser","address":…,"addressType":…,"rssi":…,"name":…,"connectable":…,
     /// "services":["180D"],"manufacturerData":[{"company":76,"companyName":"Apple, Inc.","data":"0215…"}],
     /// "serviceData":[{"uuid":"FEAA","data":"…"}],"iBeacon":{…},"eddystone":"…","txPower":…,"appearance":…,
-    /// "decoded":[items]}` plus `extra` members.
+    /// "decoded":[items]}` plus `extra` members; `"truncated":true` only for a truncated advertisement.
     public static func json(_ snapshot: AdvertiserSnapshot, extra: [String: JSONValue] = [:]) -> JSONValue {
         var object = extra
         object["type"] = "advertiser"
@@ -65,6 +66,7 @@ public enum AdvertiserFormatter {
         object["rssi"] = snapshot.rssi.map { .integer($0) } ?? .null
         object["name"] = .optional(snapshot.name)
         object["connectable"] = snapshot.isConnectable.map { .bool($0) } ?? .null
+        if snapshot.isTruncated { object["truncated"] = .bool(true) }
         object["services"] = .array(snapshot.serviceUUIDs.map { .string($0.description) })
         object["manufacturerData"] = .array(snapshot.manufacturerData.map { data in
             ["company": .integer(data.companyID), "companyName": .optional(data.companyName), "data": .string(Hex.string(data.payload))]

@@ -33,6 +33,9 @@ public struct AdvertiserSnapshot: Hashable, Sendable {
     public var txPowerLevel: Int8?
     /// Appearance (Assigned Numbers §2.6).
     public var appearance: UInt16?
+    /// True when the controller could not receive the whole extended advertising chain (Core v5.4 Vol 4 Part E
+    /// §7.7.65.13 Data_Status "truncated"): the values are of the part that came.
+    public var isTruncated = false
 
     /// Makes a snapshot from plain values.
     public init(address: String, addressType: String? = nil, rssi: Int? = nil, name: String? = nil,

@@ -25,12 +25,14 @@ enum AdvertisementText {
         let services = (advertisement[CBAdvertisementDataServiceUUIDsKey] as? [CBUUID] ?? [])
             + (advertisement[CBAdvertisementDataOverflowServiceUUIDsKey] as? [CBUUID] ?? [])
         let power = (advertisement[CBAdvertisementDataTxPowerLevelKey] as? NSNumber).map { Int8(clamping: $0.intValue) }
-        return AdvertiserSnapshot(
+        var snapshot = AdvertiserSnapshot(
             address: CentralSession.name(peripheral), addressType: peripheral.addressType, rssi: rssi == 127 ? nil : rssi,
             name: advertisement[CBAdvertisementDataLocalNameKey] as? String,
             isConnectable: (advertisement[CBAdvertisementDataIsConnectable] as? NSNumber)?.boolValue,
             serviceUUIDs: services.map(\.bluetoothUUID),
             solicitedServiceUUIDs: (advertisement[CBAdvertisementDataSolicitedServiceUUIDsKey] as? [CBUUID] ?? []).map(\.bluetoothUUID),
             serviceData: serviceData, manufacturerData: manufacturer, txPowerLevel: power)
+        snapshot.isTruncated = (advertisement[CBAdvertisementDataIsTruncatedKey] as? NSNumber)?.boolValue ?? false
+        return snapshot
     }
 }
