@@ -220,18 +220,16 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
         case .discovered(let device): emit(.advertisement(Self.report(device)))
         case .scanStopped(let error):
             // A lost or stopped host reports its state change, which ends the facade's scan; anything else is news.
-            switch error {
-            case .stopped, .transportClosed, .transportFailed, .notPoweredOn, .hardwareError, .permissionDenied: break
-            default: scanFailed("scanning stopped: " + Self.scanFailureReason(error, sharedController: host is KernelHost))
+            if !error.meansControllerLost {
+                scanFailed("scanning stopped: " + Self.scanFailureReason(error, sharedController: host is KernelHost))
             }
         case .connected(let info): linkUp(info)
         case .connectionFailed(let peer, let error): attemptFailed(peer, error)
         case .disconnected(let info, let reason, let error):
-            var why: BackendError?
-            switch error {
-            case .attTimeout?: why = .timeout
-            case .transportClosed?, .transportFailed?, .hardwareError?, .commandTimeout?, .stopped?, .notPoweredOn?: why = .controllerLost
-            default: why = nil
+            let why: BackendError? = switch error {
+            case .attTimeout?: .timeout
+            case let error? where error.meansControllerLost: .controllerLost
+            default: nil
             }
             linkDown(info.peer, handle: info.handle, reason: reason, error: why)
         case .readyToSendWriteWithoutResponse(let handle):

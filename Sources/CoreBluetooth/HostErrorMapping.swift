@@ -32,6 +32,17 @@ extension BackendError {
 }
 
 extension HostError {
+    /// True when the error says the controller itself went away or was given up (transport closed or failed, Hardware
+    /// Error, a command never answered, the host stopped or not powered on, a missing capability): the host then
+    /// reports a state below `.poweredOn`, which ends the facade's scan and invalidates its peripherals, so a scan or
+    /// link ended this way needs no event of its own, and a link never reconnects by itself.
+    var meansControllerLost: Bool {
+        switch self {
+        case .transportClosed, .transportFailed, .hardwareError, .commandTimeout, .stopped, .notPoweredOn, .permissionDenied: true
+        default: false
+        }
+    }
+
     /// The HCI error code (Core v5.4 Vol 1 Part F §1.3) reported to the facade for a failed connection attempt:
     /// the controller's status when it gave one; 0x08 Connection Timeout for a host timeout; 0x02 Unknown Connection
     /// Identifier for a cancelled attempt (what LE Connection Complete carries after LE Create Connection Cancel);

@@ -117,7 +117,6 @@ struct FuzzTarget: Sendable {
         check(chunkedPackets == packets, "the packets depend on the read boundaries")
         check((chunkedError == nil) == (error == nil), "an H4 fault depends on the read boundaries")
         check(packets.reduce(0) { $0 + 1 + $1.bytes.count } <= stream.count, "H4 packets hold more bytes than came in")
-        check(whole.pendingByteCount <= stream.count, "more bytes pending than came in")
     }
 
     /// L2CAPRecombiner (Vol 3 Part A §7.2) on ACL packets built from the input: per packet one byte (bits 0-1 the

@@ -125,7 +125,7 @@ public final class L2CAPSocket: @unchecked Sendable {
             }
         }
         if case .success = outcome {
-            let reader = DescriptorChannel(descriptor: fd, queue: queue, operation: "ATT socket")
+            let reader = DescriptorChannel(descriptor: fd, queue: queue, operation: "ATT socket", datagrams: true)
             channel = reader
             lock.unlock()
             // The write source must not own the descriptor: its cancel handler does nothing.

@@ -1,5 +1,7 @@
 // The command codes of the kernel's management interface (BlueZ doc/mgmt-api.txt) that the kernel path sends.
 
+import OCBCore
+
 /// The management command codes the kernel path uses (mgmt-api.txt); others keep their code.
 public struct ManagementOpcode: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     /// The two-byte command code.
@@ -20,7 +22,6 @@ public struct ManagementOpcode: RawRepresentable, Sendable, Hashable, CustomStri
     public var description: String {
         let names: [UInt16: String] = [0x0004: "Read Controller Information", 0x0005: "Set Powered",
                                        0x0023: "Start Discovery", 0x0024: "Stop Discovery"]
-        let hex = String(rawValue, radix: 16, uppercase: true)
-        return "\(names[rawValue] ?? "management command") (0x\(String(repeating: "0", count: max(0, 4 - hex.count)) + hex))"
+        return "\(names[rawValue] ?? "management command") (0x\(Hex.uppercase(rawValue, digits: 4)))"
     }
 }

@@ -1,5 +1,7 @@
 // The status codes of the kernel's management interface (BlueZ doc/mgmt-api.txt, "Error Codes").
 
+import OCBCore
+
 /// A management command's status, from Command Complete or Command Status (mgmt-api.txt "Error Codes"; one byte).
 /// Values the document does not list keep their byte in ``other(_:)``.
 public enum ManagementStatus: Sendable, Hashable, CustomStringConvertible {
@@ -39,13 +41,6 @@ public enum ManagementStatus: Sendable, Hashable, CustomStringConvertible {
     /// The document's name and the byte, e.g. "Busy (0x0A)".
     public var description: String {
         let name = Int(rawValue) < Self.table.count ? Self.table[Int(rawValue)].1 : "unknown status"
-        return "\(name) (0x\(String(rawValue, radix: 16, uppercase: true).leftPadded(to: 2)))"
-    }
-}
-
-fileprivate extension String {
-    /// The string with leading zeros up to `width` characters.
-    func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
+        return "\(name) (0x\(Hex.uppercase(rawValue, digits: 2)))"
     }
 }

@@ -97,14 +97,16 @@ extension KernelHost {
         commands = HCICommandFlow()
         // A read that fails ends the start with its error (EPERM on send: unauthorized; no answer: a timeout).
         command(HCIReadLocalSupportedCommands.self, HCIReadLocalSupportedCommands()) { [self] supported in
-            guard case .success(let supportedCommands) = supported else {
-                if case .failure(let error) = supported { tearDown(error); fail(error) }
-                return
+            let supportedCommands: SupportedCommands
+            switch supported {
+            case .success(let value): supportedCommands = value
+            case .failure(let error): tearDown(error); return fail(error)
             }
             command(HCILEReadLocalSupportedFeatures.self, HCILEReadLocalSupportedFeatures()) { [self] features in
-                guard case .success(let leFeatures) = features else {
-                    if case .failure(let error) = features { tearDown(error); fail(error) }
-                    return
+                let leFeatures: LEFeatures
+                switch features {
+                case .success(let value): leFeatures = value
+                case .failure(let error): tearDown(error); return fail(error)
                 }
                 let info = ControllerInfo(hciVersion: 0, manufacturer: 0, publicAddress: device.address,
                                           ownAddress: PeerAddress(device.address, type: .public),

@@ -70,7 +70,7 @@ public final class HCISocketTransport: HCITransport, @unchecked Sendable {
             throw HCITransportError(errno: code, operation: "bind \(name) (\(channel))", controller: name)
         }
         opened = true
-        let reader = DescriptorChannel(descriptor: descriptor, queue: queue, operation: "\(name) (\(channel))")
+        let reader = DescriptorChannel(descriptor: descriptor, queue: queue, operation: "\(name) (\(channel))", datagrams: true)
         descriptorChannel = reader
         reader.start(onChunk: { datagram in
             // One packet per read: indicator then bytes. Unknown indicators (e.g. vendor diagnostics) are skipped.

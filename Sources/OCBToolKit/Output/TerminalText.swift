@@ -1,5 +1,7 @@
 // Text from the air or a file made safe for a terminal line: control characters written as visible escapes.
 
+import OCBCore
+
 /// Escapes what could act on a terminal instead of being shown.
 ///
 /// Device names, decoded strings and capture contents come from outside: an ESC (0x1B) could move the cursor or
@@ -19,9 +21,9 @@ public enum TerminalText {
             if scalar == "\\" {
                 result += "\\\\"
             } else if value < 0x20 || (0x7F...0x9F).contains(value) {
-                result += "\\x" + hex(value, width: 2)
+                result += "\\x" + Hex.uppercase(value, digits: 2)
             } else if isBidiFormatting(value) {
-                result += "\\u{" + hex(value, width: 4) + "}"
+                result += "\\u{" + Hex.uppercase(value, digits: 4) + "}"
             } else {
                 result.unicodeScalars.append(scalar)
             }
@@ -36,10 +38,5 @@ public enum TerminalText {
 
     private static func isBidiFormatting(_ value: UInt32) -> Bool {
         value == 0x061C || (0x200E...0x200F).contains(value) || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
-    }
-
-    private static func hex(_ value: UInt32, width: Int) -> String {
-        let digits = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 }
