@@ -8,11 +8,14 @@
 //   --peer        against the virtual peer (scripts/setup's venv): CPU per notification and discovery round trips
 //      or: swift run -c release Benchmarks --write-ad-corpus FILE [captures directory] | --ad-corpus FILE [--passes N]
 //   the AD benchmark's Swift side (scripts/bench-ad): the captures' advertising payloads, or the typed parse's time
+//      or: swift run -c release Benchmarks --scan-path [--reports N] [--passes N] [captures directory]
+//   LE Advertising Reports over H4 (loopback TCP) through Host and CoreBluetooth to didDiscover, reports per second
 
 import OCBAdvertising
 import OCBATT
 import Foundation
 import OCBHCI
+import OCBHost
 import OCBL2CAP
 
 let defaultDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -25,6 +28,8 @@ var peer = false
 var notificationCount = 20_000
 var writeADCorpus: String?
 var adCorpus: String?
+var scanPath = false
+var scanReports = 1_000_000
 while let argument = arguments.popFirst() {
     switch argument {
     case "--peer": peer = true
@@ -32,6 +37,8 @@ while let argument = arguments.popFirst() {
     case "--only": only = arguments.popFirst()?.lowercased()
     case "--write-ad-corpus": writeADCorpus = arguments.popFirst()
     case "--ad-corpus": adCorpus = arguments.popFirst()
+    case "--scan-path": scanPath = true
+    case "--reports": scanReports = arguments.popFirst().flatMap { Int($0) }.map { max(1, $0) } ?? scanReports
     case "--passes": fixedPasses = arguments.popFirst().flatMap { Int($0) }.map { max(1, $0) }
     default: directory = argument
     }
@@ -55,6 +62,10 @@ do {
     exit(1)
 }
 if let path = writeADCorpus { exit(ADCorpusBenchmark.write(corpus, to: path) ? 0 : 1) }
+if scanPath {
+    exit(ScanPathBenchmark.run(payloads: corpus.advertisingData, reports: scanReports, advertisers: 1_000,
+                               passes: fixedPasses ?? 2) ? 0 : 1)
+}
 
 let benchmarks = [
     Benchmark(name: "AdvertisingData, all reports") {
@@ -90,6 +101,21 @@ let benchmarks = [
             work.operations += 1
             work.bytes += packet.bytes.count
             if let event = try? HCIEvent(packet: packet), case .leMeta = event { work.checksum &+= 1 }
+        }
+        return work
+    },
+    Benchmark(name: "Advertising reports to merger") {
+        // The host's per-report work on its own queue, without the threads: decode, observation, merge.
+        var work = Work()
+        var merger = ScanResultMerger(configuration: .init(isActive: false, filterDuplicates: false))
+        let now = ContinuousClock.now
+        for packet in corpus.events {
+            guard let event = try? HCIEvent(packet: packet), case .leMeta(.advertisingReport(let reports)) = event else { continue }
+            for report in reports.reports {
+                work.operations += 1
+                work.bytes += report.data.count
+                work.checksum &+= merger.receive(AdvertisingObservation(HCIAdvertisingReport(report)), now: now).count
+            }
         }
         return work
     },

@@ -1,5 +1,6 @@
 // CBCentralManager: the app's central role (scan, connect, retrieve) over a CentralBackend.
 internal import OCBCore
+internal import OCBHost
 import Foundation
 
 /// The central role (Apple's `CBCentralManager`).
@@ -38,6 +39,9 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     /// Peripherals connecting, connected or disconnecting (strong), and all handed out (weak).
     var active: [PeerAddress: CBPeripheral] = [:]
     var handedOut: [PeerAddress: WeakPeripheral] = [:]
+    /// The last 1,024 peripherals discovered, kept alive (strong) so that an app that does not keep its discoveries
+    /// gets the same object, without a new identifier derivation and object per advertisement (first in, first out).
+    var recentlyDiscovered = RecentlySeen<PeerAddress, CBPeripheral>(capacity: 1_024)
     /// The peer behind each identifier handed out, for `retrievePeripherals(withIdentifiers:)`: the last 16,384 (a
     /// flood of advertisers cannot grow it without end; an identifier forgotten is retrieved again once seen again).
     var knownPeers = RecentlySeen<UUID, PeerAddress>(capacity: 16_384)
@@ -46,8 +50,10 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     var requestCounter: UInt64 = 0
     /// Notification and indication values waiting for the delegate (see NotificationBound.swift).
     var notificationBound = DeliveryBound(limit: CBCentralManager.notificationQueueBound)
-    /// Discoveries waiting for the delegate (see DiscoveryBound.swift).
+    /// Discoveries waiting for the delegate (see DiscoveryBound.swift), under its own `discoveryBoundLock`: taken
+    /// twice per advertisement by two threads, it must not contend with the manager's lock.
     var discoveryBound = DeliveryBound(limit: CBCentralManager.discoveryQueueBound)
+    let discoveryBoundLock = NSLock()
 
     /// Makes a manager with no delegate on the main queue.
     public convenience init() {
@@ -117,27 +123,29 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
         (options?[CBCentralManagerOptionRestoreIdentifierKey] as? String).map { RestorationStore(identifier: $0, directory: directory) }
     }
 
-    /// Restores a saved record and starts the backend, whose events run on the delegate queue.
+    /// Restores a saved record and starts the backend, whose events run on the delegate queue (handed over in
+    /// batches, ``SerialBatcher``: a dispatch per discovery would cost more than the discovery).
     private func start() {
         if let record = restoration?.load() { restore(record) }
+        let delivery = SerialBatcher<BackendEvent>(queue: queue) { [weak self] event in
+            guard let self else { return }
+            switch event {
+            case .valueNotified: self.notificationDelivered()
+            case .advertisement: self.discoveryDelivered()
+            default: break
+            }
+            self.handle(event)
+        }
         backend.start { [weak self] event in
             guard let self else { return }
             switch event {
             case .valueNotified(let peer, _, _, _):
                 guard self.admitNotification(from: peer) else { return }
-                self.queue.async {
-                    self.notificationDelivered()
-                    self.handle(event)
-                }
             case .advertisement:
                 guard self.admitDiscovery() else { return }
-                self.queue.async {
-                    self.discoveryDelivered()
-                    self.handle(event)
-                }
-            default:
-                self.queue.async { self.handle(event) }
+            default: break
             }
+            delivery.post(event)
         }
     }
 
@@ -329,7 +337,7 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
 
     /// The peripheral object for `peer`, the same one while the app holds it (lock held).
     func peripheral(for peer: PeerAddress, identifier: UUID? = nil) -> CBPeripheral {
-        if let existing = active[peer] ?? handedOut[peer]?.value { return existing }
+        if let existing = active[peer] ?? recentlyDiscovered[peer] ?? handedOut[peer]?.value { return existing }
         let id = identifier ?? PeripheralIdentifier.make(controller: controllerAddress ?? .zero, peer: peer)
         let created = CBPeripheral(identifier: id, peer: peer, manager: self)
         if handedOut.count > 64, handedOut.count.isMultiple(of: 64) { handedOut = handedOut.filter { $0.value.value != nil } }

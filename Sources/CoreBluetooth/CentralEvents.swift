@@ -86,6 +86,7 @@ extension CBCentralManager {
                     active[peripheral.peer] = nil
                 }
                 handedOut = [:]
+                recentlyDiscovered.removeAll()
             }
             return true
         }
@@ -109,6 +110,7 @@ extension CBCentralManager {
             }
             if !parameters.allowDuplicates, !reported.admit(report.peer, hasScanResponse: report.hasScanResponse) { return nil }
             let peripheral = peripheral(for: report.peer)
+            if recentlyDiscovered[report.peer] == nil { recentlyDiscovered.set(report.peer, peripheral) }
             var renamed = false
             if let name = report.localName, name != peripheral.storedName {
                 renamed = peripheral.storedName != nil

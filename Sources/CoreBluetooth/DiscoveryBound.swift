@@ -1,5 +1,6 @@
 // The bound on discoveries waiting for a slow delegate: past it they are dropped, counted and logged once.
 internal import OCBHost
+import Foundation
 
 extension CBCentralManager {
     /// At most this many discoveries (`centralManager(_:didDiscover:advertisementData:rssi:)`) wait on the delegate
@@ -11,11 +12,11 @@ extension CBCentralManager {
 
     /// Discoveries dropped because the delegate was slower than the air, since the manager was made (Linux addition;
     /// Apple's CoreBluetooth throttles discoveries in ways it does not count).
-    public var droppedDiscoveryCount: Int { lock.run { discoveryBound.dropped } }
+    public var droppedDiscoveryCount: Int { discoveryBoundLock.withLock { discoveryBound.dropped } }
 
     /// Admits one discovery to the delegate queue, or counts it as dropped (on the backend's queue).
     func admitDiscovery() -> Bool {
-        let (admitted, warn) = lock.run { discoveryBound.admit() }
+        let (admitted, warn) = discoveryBoundLock.withLock { discoveryBound.admit() }
         if warn {
             Diagnostics.warning("the delegate is slower than the advertisements: \(Self.discoveryQueueBound) discoveries wait for "
                                 + "it, further ones are dropped (CBCentralManager.droppedDiscoveryCount) until it catches up")
@@ -25,6 +26,6 @@ extension CBCentralManager {
 
     /// One admitted discovery reached the delegate queue.
     func discoveryDelivered() {
-        lock.run { discoveryBound.delivered() }
+        discoveryBoundLock.withLock { discoveryBound.delivered() }
     }
 }

@@ -2,27 +2,38 @@
 
 /// A 48-bit Bluetooth device address (BD_ADDR), Core v5.4 Vol 2 Part B §1.2 and Vol 6 Part B §1.3.
 ///
-/// Stored most significant byte first, as printed: `AA:BB:CC:DD:EE:FF` has `bytes.0 == 0xAA`.
-/// On the wire the order is reversed (least significant byte first): `FF EE DD CC BB AA`.
+/// Printed most significant byte first: `AA:BB:CC:DD:EE:FF` has `bytes[0] == 0xAA` and ``value`` 0xAABBCCDDEEFF.
+/// On the wire the order is reversed (least significant byte first): `FF EE DD CC BB AA`. Held as one integer, so
+/// an address costs no allocation and hashes and compares as a word (the scan path keys every report by it).
 public struct BluetoothAddress: Hashable, Sendable, Comparable, CustomStringConvertible, Codable {
+    /// The address as a number, 0...0xFFFF_FFFF_FFFF; the first printed byte is bits 40-47.
+    public let value: UInt64
+
     /// The six bytes, most significant first (the printed order).
-    public let bytes: [UInt8]
+    public var bytes: [UInt8] { (0..<6).map { UInt8(truncatingIfNeeded: value >> (40 - 8 * UInt64($0))) } }
 
     /// The all-zero address 00:00:00:00:00:00.
-    public static let zero = BluetoothAddress(uncheckedBytes: [0, 0, 0, 0, 0, 0])
+    public static let zero = BluetoothAddress(value: 0)
 
-    private init(uncheckedBytes: [UInt8]) { bytes = uncheckedBytes }
+    /// Makes an address from its number; bits above the 48th are ignored.
+    public init(value: UInt64) { self.value = value & 0xFFFF_FFFF_FFFF }
 
     /// Makes an address from six bytes in printed order (most significant first); nil if not six bytes.
     public init?(bytes: [UInt8]) {
         guard bytes.count == 6 else { return nil }
-        self.bytes = bytes
+        value = bytes.reduce(0) { $0 << 8 | UInt64($1) }
     }
 
     /// Makes an address from six bytes in wire order (least significant first); nil if not six bytes.
-    public init?(littleEndianBytes: [UInt8]) {
+    public init?(littleEndianBytes: some Collection<UInt8>) {
         guard littleEndianBytes.count == 6 else { return nil }
-        bytes = littleEndianBytes.reversed()
+        var shift: UInt64 = 0
+        var value: UInt64 = 0
+        for byte in littleEndianBytes {
+            value |= UInt64(byte) << shift
+            shift += 8
+        }
+        self.value = value
     }
 
     /// Parses `AA:BB:CC:DD:EE:FF` (hex digits in either case; `-` also accepted as separator); nil if malformed.
@@ -30,16 +41,16 @@ public struct BluetoothAddress: Hashable, Sendable, Comparable, CustomStringConv
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         let groups = parts.count == 6 ? parts : text.split(separator: "-", omittingEmptySubsequences: false)
         guard groups.count == 6 else { return nil }
-        var parsed: [UInt8] = []
+        var parsed: UInt64 = 0
         for group in groups {
             guard group.count == 2, group.allSatisfy(\.isASCIIHexDigit), let byte = UInt8(group, radix: 16) else { return nil }
-            parsed.append(byte)
+            parsed = parsed << 8 | UInt64(byte)
         }
-        bytes = parsed
+        value = parsed
     }
 
     /// The six bytes in wire order (least significant first).
-    public var littleEndianBytes: [UInt8] { bytes.reversed() }
+    public var littleEndianBytes: [UInt8] { (0..<6).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64($0))) } }
 
     /// The address as `AA:BB:CC:DD:EE:FF`, upper-case hex.
     public var description: String {
@@ -49,11 +60,11 @@ public struct BluetoothAddress: Hashable, Sendable, Comparable, CustomStringConv
     /// The sub-type of a random device address, from its two most significant bits
     /// (Core v5.4 Vol 6 Part B §1.3.2). Meaningful only when the address type is random.
     public var randomSubtype: RandomAddressSubtype {
-        RandomAddressSubtype(topBits: (bytes.first ?? 0) >> 6)
+        RandomAddressSubtype(topBits: UInt8(truncatingIfNeeded: value >> 46))
     }
 
     public static func < (lhs: BluetoothAddress, rhs: BluetoothAddress) -> Bool {
-        lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
+        lhs.value < rhs.value
     }
 
     public init(from decoder: any Decoder) throws {

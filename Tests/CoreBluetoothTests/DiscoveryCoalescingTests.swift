@@ -70,6 +70,18 @@ import Testing
         for n in 1...(3 * DiscoveryCoalescing.capacity) { _ = coalescing.admit(peer(100_000 + n), hasScanResponse: false) }
         #expect(coalescing.count == DiscoveryCoalescing.capacity)
     }
+    @Test func anAppThatKeepsNoPeripheralGetsTheSameObjectAtEachDiscovery() {
+        // Apple's apps often keep only the identifier; the manager keeps the last 1,024 discovered alive, so repeated
+        // advertisements of one device are one object (and one identifier derivation), not one per report.
+        let h = Harness()
+        h.manager.scanForPeripherals(withServices: nil, options: [CBCentralManagerScanOptionAllowDuplicatesKey: true])
+        h.flush()
+        for counter in 0..<3 { h.emit(.advertisement(report(counter: UInt8(counter)))) }
+        let objects = h.recorder.discovered.map { ObjectIdentifier($0.0) }
+        #expect(objects.count == 3)
+        #expect(Set(objects).count == 1)
+        #expect(Set(h.recorder.discovered.map(\.0.identifier)).count == 1)
+    }
 }
 
 @Suite struct AnonymousAndTruncatedDiscoveryTests {

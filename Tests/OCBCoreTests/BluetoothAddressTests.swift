@@ -57,3 +57,20 @@ import Testing
         #expect(Set([low, try #require(BluetoothAddress("00:00:00:00:00:01"))]).count == 1)
     }
 }
+
+@Suite struct BluetoothAddressValueTests {
+    @Test func theNumberIsThePrintedOrderAndOrdersAddresses() throws {
+        let address = try #require(BluetoothAddress("AA:BB:CC:DD:EE:FF"))
+        #expect(address.value == 0xAABB_CCDD_EEFF)
+        #expect(address.bytes == [0xAA, 0xBB, 0xCC, 0xDD, 0xEE, 0xFF])
+        #expect(address.littleEndianBytes == [0xFF, 0xEE, 0xDD, 0xCC, 0xBB, 0xAA])
+        #expect(BluetoothAddress(value: 0xAABB_CCDD_EEFF) == address)
+        #expect(BluetoothAddress(value: 0xFFFF_AABB_CCDD_EEFF) == address, "bits above 48 are ignored")
+        // The wire order from a slice of a larger packet (an HCI event's Address field at offset 3).
+        let packet: [UInt8] = [0x02, 0x01, 0x00, 0xFF, 0xEE, 0xDD, 0xCC, 0xBB, 0xAA, 0x1E]
+        #expect(BluetoothAddress(littleEndianBytes: packet[3..<9]) == address)
+        #expect(BluetoothAddress(littleEndianBytes: packet[3..<8]) == nil)
+        #expect(try #require(BluetoothAddress("00:00:00:00:00:01")) < address)
+        #expect(try #require(BluetoothAddress("C1:00:00:00:00:00")).randomSubtype == .static)
+    }
+}

@@ -160,3 +160,24 @@ private func advertiser(_ n: Int) -> PeerAddress {
     #expect(merger.receive(observation, now: start).first?.isTruncated == true)
     #expect(merger.receive(advInd(), now: start).first?.isTruncated == false)
 }
+
+@Test func theNextDeadlineFollowsTheOldestHeldAdvertisementAsResponsesReleaseOthers() {
+    // Three scannable advertisers 10 ms apart; the first one's response releases it, so the earliest wait left is the
+    // second's; a repeated advertisement keeps its first deadline; ticks release in deadline order.
+    var merger = ScanResultMerger(configuration: .init(isActive: true, responseWait: .milliseconds(500), filterDuplicates: false))
+    let peerC = PeerAddress(BluetoothAddress("C0:00:00:00:00:03")!, type: .random)
+    _ = merger.receive(advInd(peerA), now: start)
+    _ = merger.receive(advInd(peerB), now: start.advanced(by: .milliseconds(10)))
+    _ = merger.receive(advInd(peerC), now: start.advanced(by: .milliseconds(20)))
+    #expect(merger.nextDeadline == start.advanced(by: .milliseconds(500)))
+    #expect(merger.receive(scanRsp(peerA), now: start.advanced(by: .milliseconds(30))).map(\.peer) == [peerA])
+    #expect(merger.nextDeadline == start.advanced(by: .milliseconds(510)))
+    _ = merger.receive(advInd(peerB, rssi: -50), now: start.advanced(by: .milliseconds(40)))
+    #expect(merger.nextDeadline == start.advanced(by: .milliseconds(510)), "a repeat does not extend the wait")
+    #expect(merger.tick(now: start.advanced(by: .milliseconds(515))).map(\.peer) == [peerB])
+    #expect(merger.tick(now: start.advanced(by: .milliseconds(515))).isEmpty)
+    #expect(merger.nextDeadline == start.advanced(by: .milliseconds(520)))
+    #expect(merger.tick(now: start.advanced(by: .seconds(1))).map(\.peer) == [peerC])
+    #expect(merger.nextDeadline == nil)
+    #expect(merger.pendingCount == 0)
+}

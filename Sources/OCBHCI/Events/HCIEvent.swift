@@ -96,3 +96,14 @@ public enum HCIEvent: Hashable, Sendable {
         }
     }
 }
+
+extension HCIEvent {
+    /// True for the LE Meta subevents that carry advertising reports: LE Advertising Report (0x02), LE Directed
+    /// Advertising Report (0x0B) and LE Extended Advertising Report (0x0D) (Core v5.4 Vol 4 Part E §7.7.65.2, .11, .13).
+    public var isAdvertisingReport: Bool {
+        switch self {
+        case .leMeta(.advertisingReport), .leMeta(.directedAdvertisingReport), .leMeta(.extendedAdvertisingReport): true
+        default: false
+        }
+    }
+}

@@ -28,7 +28,9 @@ public struct HCIEventDecodingError: Error, Hashable, Sendable, CustomStringConv
     public var description: String { "\(event): \(field) at offset \(offset): \(reason)" }
 }
 
-/// A ByteReader wrapper that turns short reads into ``HCIEventDecodingError`` naming the field.
+/// A ByteReader wrapper that turns short reads into ``HCIEventDecodingError`` naming the field. Field names are
+/// built only when a read fails (an advertising report names six fields; building them per report cost more than
+/// the report's decoding).
 struct FieldReader {
     var reader: ByteReader
     var event: String
@@ -46,40 +48,40 @@ struct FieldReader {
         HCIEventDecodingError(event: event, field: field, offset: offset ?? reader.offset, reason: reason)
     }
 
-    private func wrap(_ field: String, _ error: ByteReaderError) -> HCIEventDecodingError {
-        HCIEventDecodingError(event: event, field: field, offset: error.offset,
+    private func wrap(_ field: () -> String, _ error: ByteReaderError) -> HCIEventDecodingError {
+        HCIEventDecodingError(event: event, field: field(), offset: error.offset,
                               reason: "needed \(error.needed) byte(s), \(error.available) available")
     }
 
-    mutating func u8(_ field: String) throws(HCIEventDecodingError) -> UInt8 {
+    mutating func u8(_ field: @autoclosure () -> String) throws(HCIEventDecodingError) -> UInt8 {
         do { return try reader.readUInt8() } catch { throw wrap(field, error) }
     }
-    mutating func i8(_ field: String) throws(HCIEventDecodingError) -> Int8 {
+    mutating func i8(_ field: @autoclosure () -> String) throws(HCIEventDecodingError) -> Int8 {
         do { return try reader.readInt8() } catch { throw wrap(field, error) }
     }
-    mutating func u16(_ field: String) throws(HCIEventDecodingError) -> UInt16 {
+    mutating func u16(_ field: @autoclosure () -> String) throws(HCIEventDecodingError) -> UInt16 {
         do { return try reader.readUInt16() } catch { throw wrap(field, error) }
     }
-    mutating func u24(_ field: String) throws(HCIEventDecodingError) -> UInt32 {
+    mutating func u24(_ field: @autoclosure () -> String) throws(HCIEventDecodingError) -> UInt32 {
         do { return try reader.readUInt24() } catch { throw wrap(field, error) }
     }
-    mutating func u32(_ field: String) throws(HCIEventDecodingError) -> UInt32 {
+    mutating func u32(_ field: @autoclosure () -> String) throws(HCIEventDecodingError) -> UInt32 {
         do { return try reader.readUInt32() } catch { throw wrap(field, error) }
     }
-    mutating func u64(_ field: String) throws(HCIEventDecodingError) -> UInt64 {
+    mutating func u64(_ field: @autoclosure () -> String) throws(HCIEventDecodingError) -> UInt64 {
         do { return try reader.readUInt64() } catch { throw wrap(field, error) }
     }
-    mutating func bytes(_ count: Int, _ field: String) throws(HCIEventDecodingError) -> [UInt8] {
+    mutating func bytes(_ count: Int, _ field: @autoclosure () -> String) throws(HCIEventDecodingError) -> [UInt8] {
         do { return try reader.readBytes(count) } catch { throw wrap(field, error) }
     }
-    mutating func address(_ field: String) throws(HCIEventDecodingError) -> BluetoothAddress {
+    mutating func address(_ field: @autoclosure () -> String) throws(HCIEventDecodingError) -> BluetoothAddress {
         do { return try reader.readAddress() } catch { throw wrap(field, error) }
     }
-    mutating func status(_ field: String = "Status") throws(HCIEventDecodingError) -> HCIErrorCode {
-        HCIErrorCode(rawValue: try u8(field))
+    mutating func status(_ field: @autoclosure () -> String = "Status") throws(HCIEventDecodingError) -> HCIErrorCode {
+        HCIErrorCode(rawValue: try u8(field()))
     }
-    mutating func handle(_ field: String = "Connection_Handle") throws(HCIEventDecodingError) -> ConnectionHandle {
-        ConnectionHandle(field: try u16(field))
+    mutating func handle(_ field: @autoclosure () -> String = "Connection_Handle") throws(HCIEventDecodingError) -> ConnectionHandle {
+        ConnectionHandle(field: try u16(field()))
     }
     mutating func rest() -> [UInt8] { reader.readRemaining() }
 }

@@ -33,8 +33,7 @@ public final class KernelHost: CentralHost, ATTLinkHost, @unchecked Sendable {
     /// The btsnoop file each start records into (created or truncated then); nil records nothing.
     public let btsnoopPath: String?
     let queue = DispatchQueue(label: "OpenCoreBluetooth.KernelHost")
-    var eventQueue = DispatchQueue(label: "OpenCoreBluetooth.KernelHost.events")
-    var eventHandler: (@Sendable (HostEvent) -> Void)?
+    var outbox: SerialBatcher<HostDelivery>
     var currentState: HostState = .unknown
     var transport: HCISocketTransport?
     var commands = HCICommandFlow()
@@ -59,6 +58,7 @@ public final class KernelHost: CentralHost, ATTLinkHost, @unchecked Sendable {
     public init(controllerIndex: UInt16 = 0, btsnoopPath: String? = nil) {
         self.controllerIndex = controllerIndex
         self.btsnoopPath = btsnoopPath
+        outbox = HostDelivery.outbox(queue: DispatchQueue(label: "OpenCoreBluetooth.KernelHost.events"), gatheringOn: queue, handler: nil)
         claimQueue()
     }
 

@@ -152,7 +152,10 @@ extension HostController {
         switch packet.type {
         case .event:
             do {
-                handleEvent(try HCIEvent(bytes: packet.bytes))
+                let event = try HCIEvent(bytes: packet.bytes)
+                handleEvent(event)
+                // A report changes no deadline but the scan's, which observe(_:) re-arms for when it moved.
+                if event.isAdvertisingReport { return }
             } catch {
                 emit(.diagnostic("dropped malformed event: \(error)"))
             }
@@ -173,10 +176,14 @@ extension HostController {
     /// Arms the one timer for the earliest deadline of every state machine.
     func rescheduleTimer() {
         guard transport != nil else { return }
-        let candidates: [ContinuousClock.Instant?] = [
-            commands.nextDeadline, attempts.nextDeadline, scan?.merger.nextDeadline, nextLinkDeadline,
-        ]
-        timer.arm(candidates.compactMap { $0 }.min(), on: queue) { [weak self] in self?.tick(now: .now) }
+        func earlier(_ a: ContinuousClock.Instant?, _ b: ContinuousClock.Instant?) -> ContinuousClock.Instant? {
+            guard let a else { return b }
+            guard let b else { return a }
+            return min(a, b)
+        }
+        let next = earlier(earlier(commands.nextDeadline, attempts.nextDeadline), earlier(scan?.merger.nextDeadline, nextLinkDeadline))
+        if let next, next == timer.deadline { return }  // armed already: no handler to make
+        timer.arm(next, on: queue) { [weak self] in self?.tick(now: .now) }
     }
 
     /// Advances every state machine to `now`.

@@ -101,7 +101,9 @@ extension HostController {
     /// Feeds one observation to the running scan.
     func observe(_ observation: AdvertisingObservation) {
         guard scan != nil else { return }
+        let deadline = scan?.merger.nextDeadline
         for device in scan?.merger.receive(observation, now: .now) ?? [] { emit(.discovered(device)) }
+        if scan?.merger.nextDeadline != deadline { rescheduleTimer() }
     }
 
     /// The controller ended the scan on its own (LE Scan Timeout, §7.7.65.17).

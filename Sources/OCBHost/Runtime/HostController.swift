@@ -16,8 +16,7 @@ import OCBL2CAP
 public final class HostController: CentralHost, ATTLinkHost, @unchecked Sendable {
     let configuration: HostConfiguration
     let queue = DispatchQueue(label: "OpenCoreBluetooth.HostController")
-    var eventQueue: DispatchQueue
-    var eventHandler: (@Sendable (HostEvent) -> Void)?
+    var outbox: SerialBatcher<HostDelivery>
 
     // All below is touched on `queue` only.
     var currentState: HostState = .unknown
@@ -44,7 +43,7 @@ public final class HostController: CentralHost, ATTLinkHost, @unchecked Sendable
     public init(configuration: HostConfiguration) {
         self.configuration = configuration
         commands = HCICommandFlow(timeout: configuration.commandTimeout)
-        eventQueue = DispatchQueue(label: "OpenCoreBluetooth.HostController.events")
+        outbox = HostDelivery.outbox(queue: DispatchQueue(label: "OpenCoreBluetooth.HostController.events"), gatheringOn: queue, handler: nil)
         claimQueue()
     }
 

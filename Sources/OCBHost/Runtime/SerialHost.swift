@@ -10,10 +10,9 @@ import Dispatch
 protocol SerialHost: AnyObject, Sendable {
     /// The private serial queue every piece of state is touched on.
     var queue: DispatchQueue { get }
-    /// Where events and completions run; a private serial queue until ``replaceEventHandler(queue:_:)``.
-    var eventQueue: DispatchQueue { get set }
-    /// Who gets events; nil drops them.
-    var eventHandler: (@Sendable (HostEvent) -> Void)? { get set }
+    /// Where events and completions go, in order: a private serial queue that drops events until
+    /// ``replaceEventHandler(queue:_:)`` (``HostDelivery/outbox(queue:handler:)``).
+    var outbox: SerialBatcher<HostDelivery> { get set }
     /// The state last reported with ``HostEvent/stateChanged(_:)``.
     var currentState: HostState { get set }
 }
@@ -41,20 +40,18 @@ extension SerialHost {
     /// Sets the queue and handler for events and completions, replacing earlier ones (from any thread but `queue`).
     func replaceEventHandler(queue eventQueue: DispatchQueue, _ handler: @escaping @Sendable (HostEvent) -> Void) {
         queue.sync {
-            self.eventQueue = eventQueue
-            self.eventHandler = handler
+            self.outbox = HostDelivery.outbox(queue: eventQueue, gatheringOn: queue, handler: handler)
         }
     }
 
     /// Hands an event to the handler on its queue.
     func emit(_ event: HostEvent) {
-        guard let handler = eventHandler else { return }
-        eventQueue.async { handler(event) }
+        outbox.post(.event(event))
     }
 
     /// Runs a completion on the event queue.
     func deliver(_ work: @escaping @Sendable () -> Void) {
-        eventQueue.async(execute: work)
+        outbox.post(.completion(work))
     }
 
     /// Records `state` and emits ``HostEvent/stateChanged(_:)`` when it differs from the current one.
@@ -62,5 +59,25 @@ extension SerialHost {
         guard state != currentState else { return }
         currentState = state
         emit(.stateChanged(state))
+    }
+}
+
+/// One thing a host hands to its event queue: an event for the handler, or a completion to run.
+enum HostDelivery {
+    /// For the event handler.
+    case event(HostEvent)
+    /// A completion, run as it is.
+    case completion(@Sendable () -> Void)
+
+    /// The batcher that runs completions on `queue` and hands events to `handler` (dropped while nil).
+    /// Items are posted on `host` (the host's own queue), whose blocks each hand over what they produced at once.
+    static func outbox(queue: DispatchQueue, gatheringOn host: DispatchQueue,
+                       handler: (@Sendable (HostEvent) -> Void)?) -> SerialBatcher<HostDelivery> {
+        SerialBatcher(queue: queue, gatheringOn: host) { item in
+            switch item {
+            case .event(let event): handler?(event)
+            case .completion(let work): work()
+            }
+        }
     }
 }

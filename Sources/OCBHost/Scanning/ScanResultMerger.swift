@@ -81,6 +81,11 @@ public struct ScanResultMerger: Sendable {
     /// The configuration in force.
     public let configuration: Configuration
     private var pending: [PeerAddress: Pending] = [:]
+    /// The held advertisements in deadline order (every wait is the same length, so arrival order), oldest from
+    /// `orderHead`; an entry whose advertiser is no longer held with that deadline is skipped. Its head is always
+    /// held (``trimOrder()``), which makes ``nextDeadline`` O(1) on a path that asks for it after every report.
+    private var order: [(peer: PeerAddress, deadline: ContinuousClock.Instant)] = []
+    private var orderHead = 0
     private var advertisers: [PeerAddress: Advertiser] = [:]
     private var nextAgeCheck: ContinuousClock.Instant?
 
@@ -91,7 +96,24 @@ public struct ScanResultMerger: Sendable {
 
     /// The earliest instant at which ``tick(now:)`` has something to release; nil when nothing waits.
     public var nextDeadline: ContinuousClock.Instant? {
-        pending.values.map(\.deadline).min()
+        orderHead < order.count ? order[orderHead].deadline : nil
+    }
+
+    /// Whether `entry` of ``order`` is still held with its deadline.
+    private func isHeld(_ entry: (peer: PeerAddress, deadline: ContinuousClock.Instant)) -> Bool {
+        pending[entry.peer]?.deadline == entry.deadline
+    }
+
+    /// Drops released entries from the front of ``order`` and compacts it once half of it is released.
+    private mutating func trimOrder() {
+        while orderHead < order.count, !isHeld(order[orderHead]) { orderHead += 1 }
+        if orderHead == order.count {
+            order.removeAll(keepingCapacity: order.count <= 8_192)
+            orderHead = 0
+        } else if orderHead > 64, orderHead * 2 > order.count {
+            order.removeFirst(orderHead)
+            orderHead = 0
+        }
     }
 
     /// Number of advertisements waiting for their scan response.
@@ -103,6 +125,7 @@ public struct ScanResultMerger: Sendable {
     /// Takes one received PDU at `now`; returns the devices to report now: zero or one for the PDU, after any held
     /// advertisement of an advertiser forgotten to stay within the bounds.
     public mutating func receive(_ observation: AdvertisingObservation, now: ContinuousClock.Instant) -> [DiscoveredDevice] {
+        defer { trimOrder() }
         let peer = observation.peer
         var devices = ageOut(now: now)
         // Anonymous advertisements have no address to key merging or duplicate filtering by: each is its own report
@@ -111,17 +134,23 @@ public struct ScanResultMerger: Sendable {
             guard !observation.isScanResponse else { return devices }
             return devices + admit(device(from: observation, response: nil), remember: false)
         }
-        if advertisers[peer] == nil {
+        // One lookup, and the advertiser changed in place through its index (no copy of what it holds).
+        let index: [PeerAddress: Advertiser].Index
+        if let known = advertisers.index(forKey: peer) {
+            index = known
+        } else {
             if advertisers.count >= configuration.capacity { devices += evictLeastRecentlyHeard() }
             advertisers[peer] = Advertiser(lastHeard: now)
+            guard let added = advertisers.index(forKey: peer) else { return devices }
+            index = added
         }
-        advertisers[peer]?.lastHeard = now
+        advertisers.values[index].lastHeard = now
         if observation.isScanResponse {
-            advertisers[peer]?.lastResponse = observation.data
+            advertisers.values[index].lastResponse = observation.data
             let advertising: AdvertisingObservation
             if let held = pending.removeValue(forKey: peer) {
                 advertising = held.observation
-            } else if let previous = advertisers[peer]?.lastAdvertising {
+            } else if let previous = advertisers.values[index].lastAdvertising {
                 advertising = previous
             } else {
                 return devices  // A response with no advertisement seen yet: kept for the next advertisement.
@@ -130,10 +159,15 @@ public struct ScanResultMerger: Sendable {
             merged.rssi = observation.rssi ?? advertising.rssi
             return devices + admit(merged)
         }
-        advertisers[peer]?.lastAdvertising = observation
+        advertisers.values[index].lastAdvertising = observation
         if configuration.isActive && observation.isScannable {
-            let deadline = pending[peer]?.deadline ?? now.advanced(by: configuration.responseWait)
-            pending[peer] = Pending(observation: observation, deadline: deadline)
+            if let held = pending[peer]?.deadline {
+                pending[peer] = Pending(observation: observation, deadline: held)
+            } else {
+                let deadline = now.advanced(by: configuration.responseWait)
+                pending[peer] = Pending(observation: observation, deadline: deadline)
+                order.append((peer, deadline))
+            }
             return devices
         }
         return devices + admit(device(from: observation, response: nil))
@@ -142,13 +176,16 @@ public struct ScanResultMerger: Sendable {
     /// Releases every held advertisement whose wait ended at or before `now`, with the last known response, and
     /// forgets advertisers older than ``Configuration/maxAge``.
     public mutating func tick(now: ContinuousClock.Instant) -> [DiscoveredDevice] {
-        let due = pending.filter { $0.value.deadline <= now }.sorted { $0.value.deadline < $1.value.deadline }
         var devices: [DiscoveredDevice] = []
-        for (peer, held) in due {
-            pending[peer] = nil
-            devices += admit(device(from: held.observation, response: advertisers[peer]?.lastResponse))
+        while orderHead < order.count, order[orderHead].deadline <= now {
+            let entry = order[orderHead]
+            orderHead += 1
+            guard isHeld(entry), let held = pending.removeValue(forKey: entry.peer) else { continue }
+            devices += admit(device(from: held.observation, response: advertisers[entry.peer]?.lastResponse))
         }
-        return devices + ageOut(now: now)
+        devices += ageOut(now: now)
+        trimOrder()
+        return devices
     }
 
     /// Forgets advertisers not heard from within ``Configuration/maxAge`` (at most once a second).
@@ -188,6 +225,8 @@ public struct ScanResultMerger: Sendable {
         }
         pending = [:]
         advertisers = [:]
+        order = []
+        orderHead = 0
         nextAgeCheck = nil
         return devices
     }

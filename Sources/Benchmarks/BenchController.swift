@@ -1,0 +1,154 @@
+// A minimal legacy-only controller on a loopback TCP socket, for the scan-path benchmark: answers bring-up, then streams reports.
+
+import Foundation
+import Glibc
+
+/// Listens on 127.0.0.1 (an ephemeral port), accepts one host and runs on its own thread: every HCI command gets a
+/// Command Complete with status 0x00 (Core v5.4 Vol 4 Part E §7.7.14) and the return parameters bring-up reads
+/// (HCI 5.4; supported commands listing only the legacy LE scan and create commands, octet 26 bits 2-5; LE ACL
+/// buffers 27 × 8; BD_ADDR 0C:B0:00:00:00:0F). When LE Set Scan Enable (§7.8.11) enables scanning it writes `stream`
+/// whole (once), noting the instant and its own CPU time so the benchmark can leave its work out.
+final class BenchController: @unchecked Sendable {
+    /// The port the host connects to.
+    let port: UInt16
+    private let listener: Int32
+    private let stream: [UInt8]
+    private let lock = NSLock()
+    private var connection: Int32 = -1
+    private var started: ContinuousClock.Instant?
+    private var cpuBefore = 0.0
+    private var cpuUsed = 0.0
+    private var processCPUAtStart = 0.0
+
+    /// When the stream's first byte was written; nil before.
+    var streamStart: ContinuousClock.Instant? { lock.withLock { started } }
+    /// The controller thread's CPU seconds spent writing the stream.
+    var ownCPU: Double { lock.withLock { cpuUsed } }
+    /// The process's CPU seconds when the stream began (the bring-up before it is left out).
+    var startCPU: Double { lock.withLock { processCPUAtStart } }
+
+    /// Opens the listener and starts the thread; nil when loopback TCP is unavailable.
+    init?(stream: [UInt8]) {
+        self.stream = stream
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { return nil }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
+        }
+        guard bound == 0, named == 0, listen(socket, 1) == 0 else {
+            Glibc.close(socket)
+            return nil
+        }
+        listener = socket
+        port = UInt16(bigEndian: address.sin_port)
+        let thread = Thread { [self] in serve() }
+        thread.start()
+    }
+
+    /// Closes the connection and the listener (the host sees the end of the stream).
+    func stop() {
+        lock.withLock {
+            if connection >= 0 { shutdown(connection, Int32(SHUT_RDWR)) }
+        }
+        shutdown(listener, Int32(SHUT_RDWR))
+        Glibc.close(listener)
+    }
+
+    private func serve() {
+        let fd = accept(listener, nil, nil)
+        guard fd >= 0 else { return }
+        lock.withLock { connection = fd }
+        defer { Glibc.close(fd) }
+        var pending: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var streamed = false
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            guard count > 0 else { return }
+            pending += buffer[0..<count]
+            while let command = Self.nextCommand(&pending) {
+                let (opcode, parameters) = command
+                let answer = Self.returnParameters(opcode, parameters)
+                let event: [UInt8] = [0x04, 0x0E, UInt8(3 + answer.count), 0x01, UInt8(opcode & 0xFF), UInt8(opcode >> 8)] + answer
+                guard write(fd, event) else { return }
+                if opcode == 0x200C, parameters.first == 0x01, !streamed {
+                    streamed = true
+                    let processCPU = Self.processCPU()
+                    let threadCPU = Self.threadCPU()
+                    lock.withLock {
+                        started = .now
+                        processCPUAtStart = processCPU
+                    }
+                    guard write(fd, stream) else { return }
+                    let used = Self.threadCPU() - threadCPU
+                    lock.withLock { cpuUsed = used }
+                }
+            }
+        }
+    }
+
+    /// Takes one whole H4 command (0x01, opcode, length, parameters) off the front of `pending`.
+    private static func nextCommand(_ pending: inout [UInt8]) -> (UInt16, [UInt8])? {
+        guard pending.count >= 4 else { return nil }
+        guard pending[0] == 0x01 else {
+            pending.removeAll()  // only commands are expected from the host here
+            return nil
+        }
+        let total = 4 + Int(pending[3])
+        guard pending.count >= total else { return nil }
+        let opcode = UInt16(pending[1]) | UInt16(pending[2]) << 8
+        let parameters = Array(pending[4..<total])
+        pending.removeFirst(total)
+        return (opcode, parameters)
+    }
+
+    /// Status 0x00 followed by what the command returns (§7.4.1-7.4.6, §7.8.2-7.8.3).
+    private static func returnParameters(_ opcode: UInt16, _ parameters: [UInt8]) -> [UInt8] {
+        switch opcode {
+        case 0x1001: return [0x00, 0x0D, 0x00, 0x00, 0x0D, 0xFF, 0xFF, 0x00, 0x00]
+        case 0x1002:
+            var commands = [UInt8](repeating: 0, count: 64)
+            commands[26] = 0b0011_1100
+            return [0x00] + commands
+        case 0x1003: return [0x00] + [UInt8](repeating: 0, count: 8)
+        case 0x2003: return [0x00] + [UInt8](repeating: 0, count: 8)
+        case 0x1009: return [0x00, 0x0F, 0x00, 0x00, 0x00, 0xB0, 0x0C]
+        case 0x2002: return [0x00, 27, 0x00, 8]
+        case 0x1005: return [0x00, 27, 0x00, 0, 8, 0x00, 0, 0x00]
+        default: return [0x00]
+        }
+    }
+
+    private func write(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return -1 }
+                return Glibc.write(fd, base + offset, raw.count - offset)
+            }
+            guard written > 0 else { return false }
+            offset += written
+        }
+        return true
+    }
+
+    private static func threadCPU() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// The process's CPU seconds so far (every thread).
+    static func processCPU() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}

@@ -1,0 +1,126 @@
+// The scan path end to end: LE Advertising Report bytes over H4 on loopback TCP, through Host and CoreBluetooth, to didDiscover.
+
+import CoreBluetooth
+import Glibc
+
+/// Measures how many advertising reports per second the whole stack takes from H4 bytes to
+/// `centralManager(_:didDiscover:advertisementData:rssi:)` (issue #13's target: 1,000,000 on one core).
+///
+/// The controller is ``BenchController``, a thread in this process on a loopback TCP connection (the wiring of
+/// `tcp:HOST:PORT`, as with the virtual controller): it answers bring-up like a legacy-only controller, and once LE
+/// Set Scan Enable (Core v5.4 Vol 4 Part E §7.8.11) turns scanning on it writes the whole stream at once. The stream is
+/// one LE Advertising Report event (§7.7.65.2, one report, ADV_NONCONN_IND, RSSI −60 dBm; the end marker's −1 dBm) per advertisement, cycling
+/// the captures' advertising payloads of at most 31 bytes over `advertisers` random static addresses, then one from an
+/// address heard nowhere else that marks the end. Stack CPU is the process's CPU time less the controller thread's.
+enum ScanPathBenchmark {
+    /// One run's figures.
+    struct Result {
+        var reports: Int
+        var delivered: Int
+        var dropped: Int
+        var seconds: Double
+        var stackCPUSeconds: Double
+    }
+
+    /// Runs both scans (AllowDuplicates true, then false) `passes` times each over `reports` reports and prints a line
+    /// per run: reports per wall second, reports per stack CPU second, deliveries and drops.
+    static func run(payloads: [[UInt8]], reports: Int, advertisers: Int, passes: Int) -> Bool {
+        let legacy = payloads.filter { $0.count <= 31 && !$0.isEmpty }
+        guard !legacy.isEmpty else {
+            FileHandle.standardError.write(Data("Benchmarks: no advertising payloads of 1...31 bytes\n".utf8))
+            return false
+        }
+        let stream = Self.stream(legacy, reports: reports, advertisers: advertisers)
+        print("scan path: \(reports) LE Advertising Reports from \(advertisers) advertisers (\(stream.count) H4 bytes), "
+              + "tcp loopback → Host → CoreBluetooth → didDiscover")
+        for pass in 1...passes {
+            for duplicates in [true, false] {
+                guard let result = measure(stream: stream, reports: reports, allowDuplicates: duplicates) else { return false }
+                let wall = Double(result.reports) / result.seconds
+                let cpu = Double(result.reports) / max(result.stackCPUSeconds, 1e-9)
+                print(String(format: "pass %d allowDuplicates=%@: %9.0f reports/s wall, %9.0f reports per stack CPU second, "
+                             + "%d delivered, %d dropped", pass, duplicates ? "true " : "false", wall, cpu,
+                             result.delivered, result.dropped))
+            }
+        }
+        return true
+    }
+
+    /// The H4 bytes of the reports, then the end marker (address C0:00:FF:FF:FF:FF, RSSI −1 dBm).
+    static func stream(_ payloads: [[UInt8]], reports: Int, advertisers: Int) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(reports * 45)
+        func append(_ address: UInt32, top: UInt8, _ data: [UInt8], rssi: UInt8 = 0xC4) {
+            // H4 event, LE Meta, length, subevent 0x02, one report, ADV_NONCONN_IND, random, address LSB first, data, RSSI.
+            bytes += [0x04, 0x3E, UInt8(12 + data.count), 0x02, 0x01, 0x03, 0x01,
+                      UInt8(address & 0xFF), UInt8(address >> 8 & 0xFF), UInt8(address >> 16 & 0xFF), UInt8(address >> 24), 0x00, top,
+                      UInt8(data.count)]
+            bytes += data
+            bytes.append(rssi)
+        }
+        for index in 0..<reports {
+            append(UInt32(index % max(1, advertisers)), top: 0xC1, payloads[index % payloads.count])
+        }
+        append(0xFFFF_FFFF, top: 0xC0, [0x02, 0x01, 0x06], rssi: 0xFF)
+        return bytes
+    }
+
+    /// One scan over `stream`; nil (with a line on stderr) when the stack did not get there.
+    static func measure(stream: [UInt8], reports: Int, allowDuplicates: Bool) -> Result? {
+        guard let controller = BenchController(stream: stream) else { return nil }
+        let central = ScanCentral(allowDuplicates: allowDuplicates)
+        let manager = CBCentralManager(delegate: central, queue: central.queue,
+                                       options: [CBCentralManagerOptionTransportKey: "tcp:127.0.0.1:\(controller.port)"])
+        defer { controller.stop() }
+        // Done when the end marker arrived, or when every report was delivered or dropped (the marker may be dropped).
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !central.ended, central.count + manager.droppedDiscoveryCount < reports + 1 {
+            guard ContinuousClock.now < deadline else {
+                let line = "Benchmarks: the scan path did not deliver the end marker within 60 s (\(central.count) discoveries)\n"
+                FileHandle.standardError.write(Data(line.utf8))
+                return nil
+            }
+            usleep(200)
+        }
+        let end = central.ended ? central.endTime : .now
+        let processCPU = BenchController.processCPU()
+        guard let start = controller.streamStart else { return nil }
+        let result = Result(reports: reports, delivered: central.count - 1, dropped: manager.droppedDiscoveryCount,
+                            seconds: Double((end - start).components.attoseconds) / 1e18 + Double((end - start).components.seconds),
+                            stackCPUSeconds: processCPU - controller.startCPU - controller.ownCPU)
+        manager.stopScan()
+        return result
+    }
+}
+
+/// The delegate: counts discoveries and notes when the end marker's arrives.
+private final class ScanCentral: NSObject, CBCentralManagerDelegate, @unchecked Sendable {
+    let queue = DispatchQueue(label: "benchmarks.scan")
+    let allowDuplicates: Bool
+    private let lock = NSLock()
+    private var delivered = 0
+    private var endInstant: ContinuousClock.Instant?
+
+    /// Discoveries so far.
+    var count: Int { lock.withLock { delivered } }
+    /// True once the end marker's discovery arrived.
+    var ended: Bool { lock.withLock { endInstant != nil } }
+    /// When it arrived.
+    var endTime: ContinuousClock.Instant { lock.withLock { endInstant ?? .now } }
+
+    init(allowDuplicates: Bool) { self.allowDuplicates = allowDuplicates }
+
+    func centralManagerDidUpdateState(_ central: CBCentralManager) {
+        guard central.state == .poweredOn else { return }
+        central.scanForPeripherals(withServices: nil, options: [CBCentralManagerScanOptionAllowDuplicatesKey: allowDuplicates])
+    }
+
+    func centralManager(_ central: CBCentralManager, didDiscover peripheral: CBPeripheral,
+                        advertisementData: [String: Any], rssi RSSI: NSNumber) {
+        let isEnd = RSSI.intValue == -1
+        lock.withLock {
+            delivered += 1
+            if isEnd { endInstant = .now }
+        }
+    }
+}

@@ -1,0 +1,99 @@
+// Hands items to a handler on a serial queue in order, with one dispatch per batch instead of one per item.
+
+import Dispatch
+import Foundation
+
+/// Delivers items posted from any thread to `handler` on `queue`, in the order posted.
+///
+/// A dispatch per item costs a queue operation and often a thread wake-up, more than the work of an advertising
+/// report itself; here a post only appends under a lock, and one block on `queue` hands over what has gathered:
+/// at most ``turnLimit`` items per block, so other work on `queue` (an app's connect, a stop) runs between turns
+/// of a flood. Nothing is dropped or reordered; how many items may wait is the business of the poster (the host and
+/// the facade bound what they post from the air, see ``CentralHost``'s discovery bound).
+package final class SerialBatcher<Item>: @unchecked Sendable {
+    /// The most items one block on the queue hands over before yielding the queue.
+    package static var turnLimit: Int { 256 }
+
+    private let queue: DispatchQueue
+    private let producer: DispatchQueue?
+    private let handler: (Item) -> Void
+    private let lock = NSLock()
+    /// Posted, not yet taken by a turn (lock held).
+    private var waiting: [Item] = []
+    /// A turn is scheduled or running (lock held).
+    private var scheduled = false
+    /// A flush is scheduled on the producer's queue (lock held).
+    private var gathering = false
+    /// Taken by the turns and not all handed over yet (on `queue` only), and the next one's index.
+    private var current: [Item] = []
+    private var next = 0
+
+    /// Makes a batcher that runs `handler` on `queue` (serial) for each posted item. With `producer`, the serial
+    /// queue the items are posted on, the first post of a block on it schedules the hand-over only once that block
+    /// ends, so everything one block produces (the reports of one read) goes over in one turn.
+    package init(queue: DispatchQueue, gatheringOn producer: DispatchQueue? = nil, handler: @escaping (Item) -> Void) {
+        self.queue = queue
+        self.producer = producer
+        self.handler = handler
+    }
+
+    /// Queues `item`; `handler` gets it on `queue` after every item posted before it.
+    package func post(_ item: Item) {
+        let next: PostFollowUp = lock.withLock {
+            waiting.append(item)
+            if scheduled || gathering { return .none }
+            if let producer {
+                gathering = true
+                return .gather(producer)
+            }
+            scheduled = true
+            return .turn
+        }
+        switch next {
+        case .none: break
+        case .turn: queue.async { self.turn() }
+        case .gather(let producer): producer.async { self.endGathering() }
+        }
+    }
+
+    /// The producer's block that posted ended: hands what it gathered over, unless a turn is already due.
+    private func endGathering() {
+        let schedule: Bool = lock.withLock {
+            gathering = false
+            guard !scheduled, !waiting.isEmpty else { return false }
+            scheduled = true
+            return true
+        }
+        if schedule { queue.async { self.turn() } }
+    }
+
+    /// Hands over up to ``turnLimit`` items, then schedules the next turn if more wait.
+    private func turn() {
+        if next == current.count {
+            current.removeAll(keepingCapacity: current.capacity <= 4_096)
+            next = 0
+            lock.withLock { swap(&current, &waiting) }
+        }
+        let end = min(current.count, next + Self.turnLimit)
+        while next < end {
+            let item = current[next]
+            next += 1
+            handler(item)
+        }
+        let more: Bool = lock.withLock {
+            scheduled = next < current.count || !waiting.isEmpty
+            return scheduled
+        }
+        if more { queue.async { self.turn() } }
+    }
+}
+
+/// What a post must schedule once the lock is released.
+private enum PostFollowUp {
+    /// Nothing: a turn or a flush is already due.
+    case none
+    /// A turn on the consumer's queue.
+    case turn
+    /// A flush at the end of the producer's current block.
+    case gather(DispatchQueue)
+}

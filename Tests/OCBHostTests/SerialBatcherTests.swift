@@ -1,0 +1,64 @@
+// SerialBatcher: items reach the handler in order, in turns that leave the queue to other work, gathered per block.
+import Dispatch
+import Foundation
+@testable import OCBHost
+import Testing
+
+@Suite struct SerialBatcherTests {
+    /// Collects what the handler and the queue's other blocks did, in the order they ran (on the consumer queue).
+    final class Log: @unchecked Sendable {
+        private let lock = NSLock()
+        private var entries: [String] = []
+        func add(_ entry: String) { lock.withLock { entries.append(entry) } }
+        var all: [String] { lock.withLock { entries } }
+    }
+
+    @Test func everyItemArrivesOnceInTheOrderPostedFromManyThreadsInTurn() {
+        let consumer = DispatchQueue(label: "test.consumer")
+        let log = Log()
+        let batcher = SerialBatcher<Int>(queue: consumer) { log.add("\($0)") }
+        let producer = DispatchQueue(label: "test.producer")
+        producer.sync { for value in 0..<10_000 { batcher.post(value) } }
+        consumer.sync {}
+        // Turns reschedule themselves: wait until the last one ran.
+        var spins = 0
+        while log.all.count < 10_000, spins < 5_000 { usleep(1_000); spins += 1 }
+        #expect(log.all == (0..<10_000).map { "\($0)" })
+    }
+
+    @Test func aFloodLeavesTheQueueToOtherWorkBetweenTurnsOf256() {
+        let consumer = DispatchQueue(label: "test.consumer")
+        let log = Log()
+        let batcher = SerialBatcher<Int>(queue: consumer) { log.add("\($0)") }
+        consumer.sync {
+            // Posted while the queue is busy: all 1,000 wait, then a block from elsewhere (an app's connect).
+            for value in 0..<1_000 { batcher.post(value) }
+            consumer.async { log.add("connect") }
+        }
+        var spins = 0
+        while log.all.count < 1_001, spins < 5_000 { usleep(1_000); spins += 1 }
+        #expect(log.all.firstIndex(of: "connect") == SerialBatcher<Int>.turnLimit, "the connect ran after the first turn")
+        #expect(log.all.filter { $0 != "connect" } == (0..<1_000).map { "\($0)" })
+    }
+
+    @Test func withAProducerQueueABlocksItemsGoOverTogetherAfterItEnds() {
+        let consumer = DispatchQueue(label: "test.consumer")
+        let producer = DispatchQueue(label: "test.producer")
+        let log = Log()
+        let batcher = SerialBatcher<Int>(queue: consumer, gatheringOn: producer) { log.add("\($0)") }
+        let seenDuringBlock = Log()
+        producer.sync {
+            for value in 0..<100 {
+                batcher.post(value)
+                usleep(100)  // time enough for a consumer that was told at the first post
+            }
+            seenDuringBlock.add("\(log.all.count)")
+        }
+        producer.sync {}
+        consumer.sync {}
+        var spins = 0
+        while log.all.count < 100, spins < 5_000 { usleep(1_000); spins += 1 }
+        #expect(seenDuringBlock.all == ["0"], "nothing went over before the producer's block ended")
+        #expect(log.all == (0..<100).map { "\($0)" })
+    }
+}
