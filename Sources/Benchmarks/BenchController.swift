@@ -13,6 +13,8 @@ final class BenchController: @unchecked Sendable {
     let port: UInt16
     private let listener: Int32
     private let stream: [UInt8]
+    private let marker: [UInt8]
+    private var stopped = false
     private let lock = NSLock()
     private var connection: Int32 = -1
     private var started: ContinuousClock.Instant?
@@ -28,8 +30,11 @@ final class BenchController: @unchecked Sendable {
     var startCPU: Double { lock.withLock { processCPUAtStart } }
 
     /// Opens the listener and starts the thread; nil when loopback TCP is unavailable.
-    init?(stream: [UInt8]) {
+    /// `marker` is written again every 5 ms after the stream until ``stop()``: the report that tells the benchmark the
+    /// stream went through, even when a bound dropped its first copy.
+    init?(stream: [UInt8], marker: [UInt8]) {
         self.stream = stream
+        self.marker = marker
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { return nil }
         var address = sockaddr_in()
@@ -55,6 +60,7 @@ final class BenchController: @unchecked Sendable {
     /// Closes the connection and the listener (the host sees the end of the stream).
     func stop() {
         lock.withLock {
+            stopped = true
             if connection >= 0 { shutdown(connection, Int32(SHUT_RDWR)) }
         }
         shutdown(listener, Int32(SHUT_RDWR))
@@ -89,6 +95,13 @@ final class BenchController: @unchecked Sendable {
                     guard write(fd, stream) else { return }
                     let used = Self.threadCPU() - threadCPU
                     lock.withLock { cpuUsed = used }
+                    let markerThread = Thread { [self] in
+                        while !lock.withLock({ stopped }) {
+                            guard write(fd, marker) else { return }
+                            usleep(5_000)
+                        }
+                    }
+                    markerThread.start()
                 }
             }
         }

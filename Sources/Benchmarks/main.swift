@@ -8,7 +8,7 @@
 //   --peer        against the virtual peer (scripts/setup's venv): CPU per notification and discovery round trips
 //      or: swift run -c release Benchmarks --write-ad-corpus FILE [captures directory] | --ad-corpus FILE [--passes N]
 //   the AD benchmark's Swift side (scripts/bench-ad): the captures' advertising payloads, or the typed parse's time
-//      or: swift run -c release Benchmarks --scan-path [--reports N] [--passes N] [captures directory]
+//      or: swift run -c release Benchmarks --scan-path [--reports N] [--passes N] [--scan-case changing,true] [captures directory]
 //   LE Advertising Reports over H4 (loopback TCP) through Host and CoreBluetooth to didDiscover, reports per second
 
 import OCBAdvertising
@@ -30,6 +30,8 @@ var writeADCorpus: String?
 var adCorpus: String?
 var scanPath = false
 var scanReports = 1_000_000
+var scanCases: Set<String> = []
+var scanAdvertisers = 1_000
 while let argument = arguments.popFirst() {
     switch argument {
     case "--peer": peer = true
@@ -38,6 +40,8 @@ while let argument = arguments.popFirst() {
     case "--write-ad-corpus": writeADCorpus = arguments.popFirst()
     case "--ad-corpus": adCorpus = arguments.popFirst()
     case "--scan-path": scanPath = true
+    case "--advertisers": scanAdvertisers = arguments.popFirst().flatMap { Int($0) }.map { max(1, $0) } ?? scanAdvertisers
+    case "--scan-case": scanCases.formUnion((arguments.popFirst() ?? "").split(separator: ",").map(String.init))
     case "--reports": scanReports = arguments.popFirst().flatMap { Int($0) }.map { max(1, $0) } ?? scanReports
     case "--passes": fixedPasses = arguments.popFirst().flatMap { Int($0) }.map { max(1, $0) }
     default: directory = argument
@@ -63,8 +67,8 @@ do {
 }
 if let path = writeADCorpus { exit(ADCorpusBenchmark.write(corpus, to: path) ? 0 : 1) }
 if scanPath {
-    exit(ScanPathBenchmark.run(payloads: corpus.advertisingData, reports: scanReports, advertisers: 1_000,
-                               passes: fixedPasses ?? 2) ? 0 : 1)
+    exit(ScanPathBenchmark.run(payloads: corpus.advertisingData, reports: scanReports, advertisers: scanAdvertisers,
+                               passes: fixedPasses ?? 2, cases: scanCases) ? 0 : 1)
 }
 
 let benchmarks = [

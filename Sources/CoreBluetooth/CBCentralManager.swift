@@ -36,9 +36,15 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     var scanParameters: ScanParameters?
     /// The peripherals reported in this scan, for Apple's coalescing without AllowDuplicates (bounded).
     var reported = DiscoveryCoalescing()
+    /// What hands backend events and discoveries to the delegate queue (set once at start).
+    var delivery: SerialBatcher<FacadeDelivery>?
+    /// Counts the scans asked for and stopped: a discovery prepared for an earlier one is not delivered.
+    var scanGeneration: UInt64 = 0
     /// Peripherals connecting, connected or disconnecting (strong), and all handed out (weak).
     var active: [PeerAddress: CBPeripheral] = [:]
     var handedOut: [PeerAddress: WeakPeripheral] = [:]
+    /// The size of ``handedOut`` at which its dead entries are pruned next.
+    var handedOutPruneAt = 64
     /// The last 1,024 peripherals discovered, kept alive (strong) so that an app that does not keep its discoveries
     /// gets the same object, without a new identifier derivation and object per advertisement (first in, first out).
     var recentlyDiscovered = RecentlySeen<PeerAddress, CBPeripheral>(capacity: 1_024)
@@ -127,26 +133,39 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     /// batches, ``SerialBatcher``: a dispatch per discovery would cost more than the discovery).
     private func start() {
         if let record = restoration?.load() { restore(record) }
-        let delivery = SerialBatcher<BackendEvent>(queue: queue) { [weak self] event in
+        let delivery = SerialBatcher<FacadeDelivery>(queue: queue, gatheringOn: backend.eventQueue) { [weak self] item in
             guard let self else { return }
-            switch event {
-            case .valueNotified: self.notificationDelivered()
-            case .advertisement: self.discoveryDelivered()
-            default: break
+            switch item {
+            case .discovery(let discovery):
+                self.discoveryDelivered()
+                self.deliver(discovery)
+            case .event(let event):
+                if case .valueNotified = event { self.notificationDelivered() }
+                self.handle(event)
             }
-            self.handle(event)
         }
+        lock.run { self.delivery = delivery }
         backend.start { [weak self] event in
             guard let self else { return }
             switch event {
             case .valueNotified(let peer, _, _, _):
                 guard self.admitNotification(from: peer) else { return }
-            case .advertisement:
-                guard self.admitDiscovery() else { return }
+            case .advertisement(let report):
+                // Decided and built here, on the backend's queue: a report coalesced away never waits in the queue.
+                guard let discovery = self.prepareDiscovery(report) else { return }
+                return delivery.post(.discovery(discovery))
             default: break
             }
-            delivery.post(event)
+            delivery.post(.event(event))
         }
+    }
+
+    /// What goes to the delegate queue: a backend event, or a discovery already prepared.
+    enum FacadeDelivery {
+        /// Handled by ``handle(_:)``.
+        case event(BackendEvent)
+        /// Delivered by ``deliver(_:)``.
+        case discovery(PreparedDiscovery)
     }
 
     deinit {
@@ -187,6 +206,7 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
             guard storedState == .poweredOn else { return false }
             storedIsScanning = true
             scanParameters = parameters
+            scanGeneration &+= 1
             reported.reset()
             return true
         }
@@ -204,6 +224,7 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
             let was = storedIsScanning
             storedIsScanning = false
             scanParameters = nil
+            scanGeneration &+= 1
             return was
         }
         guard wasScanning else {
@@ -340,7 +361,11 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
         if let existing = active[peer] ?? recentlyDiscovered[peer] ?? handedOut[peer]?.value { return existing }
         let id = identifier ?? PeripheralIdentifier.make(controller: controllerAddress ?? .zero, peer: peer)
         let created = CBPeripheral(identifier: id, peer: peer, manager: self)
-        if handedOut.count > 64, handedOut.count.isMultiple(of: 64) { handedOut = handedOut.filter { $0.value.value != nil } }
+        // Peripherals the app let go leave dead weak entries: pruned when they could be half of the map (amortised O(1)).
+        if handedOut.count >= handedOutPruneAt {
+            handedOut = handedOut.filter { $0.value.value != nil }
+            handedOutPruneAt = max(64, 2 * handedOut.count)
+        }
         handedOut[peer] = WeakPeripheral(value: created)
         knownPeers.set(id, peer)
         return created

@@ -28,6 +28,9 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
 
     weak var storedDelegate: (any CBPeripheralDelegate)?
     var storedName: String?
+    /// The last advertisement delivered and the advertisementData made of it (without the RSSI), so a device
+    /// repeating itself gets the same dictionary without building it again (lock held; one per peripheral).
+    var lastAdvertisement: (report: AdvertisementReport, data: [String: Any])?
     var storedState: CBPeripheralState = .disconnected
     var storedServices: [CBService]?
     var storedCanSend = true

@@ -87,6 +87,12 @@ package protocol CentralBackend: AnyObject, Sendable {
     func start(eventHandler: @escaping @Sendable (BackendEvent) -> Void)
     /// Closes the transport; no event follows.
     func stop()
+    /// Discoveries the backend's side dropped (its host's bound, ``Host/CentralHost/droppedDiscoveryCount``) before
+    /// they reached the manager; safe from any thread.
+    var droppedDiscoveryCount: Int { get }
+    /// The serial queue the event handler is called on, when there is one: the manager then hands what one block of
+    /// it produced to the delegate queue at once (``Host/SerialBatcher``), not with a wake-up per event.
+    var eventQueue: DispatchQueue? { get }
 
     /// Starts (or restarts with new parameters) LE scanning, active (scan requests on), so scan responses merge
     /// into advertisements (Vol 4 Part E §7.8.10/§7.8.64).
@@ -127,4 +133,11 @@ package protocol CentralBackend: AnyObject, Sendable {
                          cccdHandle: AttributeHandle?, configuration: GATTClientCharacteristicConfiguration)
     /// Reads the RSSI of the connection (HCI Read RSSI, Vol 4 Part E §7.5.4), dBm. Responds with `.rssi`.
     func readRSSI(_ peer: PeerAddress, request: RequestID)
+}
+
+extension CentralBackend {
+    /// None by default (a backend without a bound of its own).
+    package var droppedDiscoveryCount: Int { 0 }
+    /// None by default (events may come from any thread).
+    package var eventQueue: DispatchQueue? { nil }
 }

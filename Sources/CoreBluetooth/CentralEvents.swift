@@ -9,7 +9,11 @@ extension CBCentralManager {
     func handle(_ event: BackendEvent) {
         switch event {
         case .stateChanged(let state, let controller): handleState(state, controller: controller)
-        case .advertisement(let report): handleAdvertisement(report)
+        case .advertisement(let report):
+            if let discovery = prepareDiscovery(report) {
+                discoveryDelivered()
+                deliver(discovery)
+            }
         case .connected(let peer, let mtu): handleConnected(peer, mtu: mtu)
         case .connectionFailed(let peer, let reason):
             handleLinkDown(peer, reason: reason, failedToConnect: true, attTimedOut: false, controllerLost: false)
@@ -97,18 +101,41 @@ extension CBCentralManager {
         delegate?.centralManagerDidUpdateState(self)
     }
 
-    private func handleAdvertisement(_ report: AdvertisementReport) {
-        let result: (CBPeripheral, [String: Any], Int, Bool)? = lock.run {
+    /// One discovery ready for the delegate: decided, coalesced and built where the report arrived (the backend's
+    /// queue), so the delegate queue only checks that its scan still runs and calls the delegate.
+    struct PreparedDiscovery {
+        let peripheral: CBPeripheral
+        let advertisementData: [String: Any]
+        let rssi: Int
+        let renamed: Bool
+        /// The scan it belongs to (``scanGeneration``): one stopped or replaced since gets nothing.
+        let scan: UInt64
+    }
+
+    /// Decides whether `report` becomes a discovery and builds it (any thread; the manager's lock is taken): the scan's
+    /// filters, Apple's coalescing without AllowDuplicates, then the bound on discoveries waiting for the delegate
+    /// (``discoveryQueueBound``; a report past it is counted as dropped and, not being recorded as reported, may come
+    /// again). Nil when nothing is delivered.
+    func prepareDiscovery(_ report: AdvertisementReport) -> PreparedDiscovery? {
+        var warn = false
+        let prepared: PreparedDiscovery? = lock.run {
             guard storedIsScanning, let parameters = scanParameters, Self.matches(report, parameters) else { return nil }
             // RSSI 127 is "not available" (Core v5.4 Vol 4 Part E §7.7.65.2), and iOS passes it on as 127: a report
             // without one is still a discovery (a kernel or controller that gives none must not hide every device).
             let rssi = report.rssi ?? 127
+            let coalesced = !parameters.allowDuplicates && !report.isAnonymous
+            if coalesced, !reported.wouldAdmit(report.peer, hasScanResponse: report.hasScanResponse) { return nil }
+            let (admitted, overflowStarts) = discoveryBoundLock.withLock { discoveryBound.admit() }
+            warn = overflowStarts
+            guard admitted else { return nil }
             // An anonymous advertisement (no address) is its own discovery: a new peripheral each time, never
             // coalesced, never stored (two anonymous advertisers must not become one peripheral).
             if report.isAnonymous {
-                return (CBPeripheral(identifier: UUID(), peer: report.peer, manager: self), Self.advertisementData(report), rssi, false)
+                return PreparedDiscovery(peripheral: CBPeripheral(identifier: UUID(), peer: report.peer, manager: self),
+                                         advertisementData: Self.advertisementData(report), rssi: rssi, renamed: false,
+                                         scan: scanGeneration)
             }
-            if !parameters.allowDuplicates, !reported.admit(report.peer, hasScanResponse: report.hasScanResponse) { return nil }
+            if coalesced { _ = reported.admit(report.peer, hasScanResponse: report.hasScanResponse) }
             let peripheral = peripheral(for: report.peer)
             if recentlyDiscovered[report.peer] == nil { recentlyDiscovered.set(report.peer, peripheral) }
             var renamed = false
@@ -116,11 +143,26 @@ extension CBCentralManager {
                 renamed = peripheral.storedName != nil
                 peripheral.storedName = name
             }
-            return (peripheral, Self.advertisementData(report), rssi, renamed)
+            let data: [String: Any]
+            if let last = peripheral.lastAdvertisement, last.report.hasSameContent(as: report) {
+                data = last.data
+            } else {
+                data = Self.advertisementData(report)
+                peripheral.lastAdvertisement = (report, data)
+            }
+            return PreparedDiscovery(peripheral: peripheral, advertisementData: data, rssi: rssi, renamed: renamed,
+                                     scan: scanGeneration)
         }
-        guard let (peripheral, data, rssi, renamed) = result else { return }
-        if renamed { peripheral.delegate?.peripheralDidUpdateName(peripheral) }
-        delegate?.centralManager(self, didDiscover: peripheral, advertisementData: data, rssi: NSNumber(value: rssi))
+        if warn { warnDiscoveriesDropped() }
+        return prepared
+    }
+
+    /// Calls the delegate for a prepared discovery unless its scan stopped since (on the delegate queue).
+    func deliver(_ discovery: PreparedDiscovery) {
+        guard lock.run({ storedIsScanning && scanGeneration == discovery.scan }) else { return }
+        if discovery.renamed { discovery.peripheral.delegate?.peripheralDidUpdateName(discovery.peripheral) }
+        delegate?.centralManager(self, didDiscover: discovery.peripheral, advertisementData: discovery.advertisementData,
+                                 rssi: NSNumber(value: discovery.rssi))
     }
 
     /// The host's room for Write Commands changed, or one write went out (`sent`): `peripheralIsReady` when

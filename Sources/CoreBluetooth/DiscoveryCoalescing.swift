@@ -15,6 +15,15 @@ struct DiscoveryCoalescing {
     /// Per peer: whether the report delivered carried a scan response.
     private var seen = RecentlySeen<PeerAddress, Bool>(capacity: capacity)
 
+    /// Whether ``admit(_:hasScanResponse:)`` would deliver a report from `peer`, recording nothing.
+    func wouldAdmit(_ peer: PeerAddress, hasScanResponse: Bool) -> Bool {
+        switch seen[peer] {
+        case true?: false
+        case false?: hasScanResponse
+        case nil: true
+        }
+    }
+
     /// Whether a report from `peer` is delivered; records it when it is.
     mutating func admit(_ peer: PeerAddress, hasScanResponse: Bool) -> Bool {
         switch seen[peer] {

@@ -69,6 +69,21 @@ extension HostCentralBackend {
                            hostFiltersDuplicates: !parameters.allowDuplicates, services: services)
     }
 
+    /// ``report(_:)`` of `device`, reusing the last one parsed for its advertiser when the data, the scan response,
+    /// connectability and truncation are the same (only the RSSI is taken anew). Anonymous advertisers are not kept.
+    func report(for device: DiscoveredDevice) -> AdvertisementReport {
+        if let last = parsedReports[device.peer], last.device.advertisingData == device.advertisingData,
+           last.device.scanResponseData == device.scanResponseData, last.device.isConnectable == device.isConnectable,
+           last.device.isTruncated == device.isTruncated {
+            var report = last.report
+            report.rssi = device.rssi.map(Int.init)
+            return report
+        }
+        let report = Self.report(device)
+        if device.peer.type != .other(0xFF) { parsedReports.set(device.peer, (device, report)) }
+        return report
+    }
+
     /// The facade's view of a discovery: advertising data and scan response parsed leniently (malformed structures
     /// dropped, Core Supplement v11 Part A) and merged by ``Advertising/MergedAdvertisement``'s rules; manufacturer
     /// data is the first Manufacturer Specific Data structure (company identifier, then its bytes); TX power is the

@@ -53,6 +53,9 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
     var links: [PeerAddress: Link] = [:]
     /// Peers with a connection attempt in the host.
     var connecting: Set<PeerAddress> = []
+    /// The last discovery of the last 1,024 advertisers and the report parsed from it: an advertiser repeating its
+    /// data (most do, many times a second) is not parsed again (``report(for:)``).
+    var parsedReports = RecentlySeen<PeerAddress, (device: DiscoveredDevice, report: AdvertisementReport)>(capacity: 1_024)
 
     /// One connection.
     struct Link {
@@ -86,6 +89,12 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
 
     /// Sets the event handler and opens the host. Reports ``BackendEvent/stateChanged(_:controller:)`` from the
     /// first outcome of bring-up, then reopens a lost controller after 0.5 s, doubling up to 30 s (see the type's note).
+    /// Events are emitted on ``queue``.
+    package var eventQueue: DispatchQueue? { queue }
+
+    /// The host's dropped discoveries (``Host/CentralHost/droppedDiscoveryCount``).
+    package var droppedDiscoveryCount: Int { host.droppedDiscoveryCount }
+
     package func start(eventHandler: @escaping @Sendable (BackendEvent) -> Void) {
         queue.async { [self] in
             handler = eventHandler
@@ -217,7 +226,7 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
         guard !stopped else { return }
         switch event {
         case .stateChanged(let state): hostStateChanged(state)
-        case .discovered(let device): emit(.advertisement(Self.report(device)))
+        case .discovered(let device): emit(.advertisement(report(for: device)))
         case .scanStopped(let error):
             // A lost or stopped host reports its state change, which ends the facade's scan; anything else is news.
             if !error.meansControllerLost {

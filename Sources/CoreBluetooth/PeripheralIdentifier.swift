@@ -14,13 +14,39 @@ enum PeripheralIdentifier {
 
     /// The identifier of `peer` seen through the controller at `controller`.
     static func make(controller: BluetoothAddress, peer: PeerAddress) -> UUID {
-        let name = "\(controller)/\(peer.address)/\(peer.type.rawValue)"
-        return version5(name: name)
+        // The name's bytes written directly (a new advertiser costs one derivation; text formatting cost more than it).
+        var name: [UInt8] = []
+        name.reserveCapacity(namespace.count + 40)
+        name += namespace
+        func append(_ address: BluetoothAddress) {
+            for index in 0..<6 {
+                let byte = UInt8(truncatingIfNeeded: address.value >> (40 - 8 * UInt64(index)))
+                if index > 0 { name.append(UInt8(ascii: ":")) }
+                name.append(hexDigit(byte >> 4))
+                name.append(hexDigit(byte & 0x0F))
+            }
+        }
+        append(controller)
+        name.append(UInt8(ascii: "/"))
+        append(peer.address)
+        name.append(UInt8(ascii: "/"))
+        name += Array(String(peer.type.rawValue).utf8)
+        return version5(prefixedName: name)
+    }
+
+    /// An upper-case hex digit.
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10
     }
 
     /// A version-5 UUID of `name` in `namespace` (16 bytes, big-endian; RFC 9562 §5.5).
     static func version5(namespace: [UInt8] = namespace, name: String) -> UUID {
-        var hash = SHA1.digest(namespace + Array(name.utf8))
+        version5(prefixedName: namespace + Array(name.utf8))
+    }
+
+    /// A version-5 UUID of the namespace's 16 bytes followed by the name's.
+    private static func version5(prefixedName bytes: [UInt8]) -> UUID {
+        var hash = SHA1.digest(bytes)
         hash[6] = (hash[6] & 0x0F) | 0x50
         hash[8] = (hash[8] & 0x3F) | 0x80
         return UUID(uuid: (hash[0], hash[1], hash[2], hash[3], hash[4], hash[5], hash[6], hash[7],

@@ -24,8 +24,14 @@ final class Harness: @unchecked Sendable {
     }
 
     /// Waits until the delegate queue has run everything queued so far (and what that queued).
+    /// Waits until every event handed to the manager reached the delegate (turns of 256 reschedule themselves).
     func flush() {
         for _ in 0..<4 { queue.sync {} }
+        var turns = 0
+        while manager.lock.run({ manager.delivery?.isIdle == false }), turns < 10_000 {
+            queue.sync {}
+            turns += 1
+        }
     }
 
     func emit(_ event: BackendEvent) {

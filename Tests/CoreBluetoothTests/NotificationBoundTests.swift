@@ -57,19 +57,19 @@ private final class DropWarnings: @unchecked Sendable {
     h.manager.scanForPeripherals(withServices: nil, options: [CBCentralManagerScanOptionAllowDuplicatesKey: true])
     h.flush()
     let before = h.recorder.log.count
-    // The delegate queue is stuck while 3,000 advertisements arrive (a flood, every one wanted): 1,024 wait.
+    // The delegate queue is stuck while 6,000 advertisements arrive (a flood, every one wanted): 4,096 wait.
     let release = DispatchSemaphore(value: 0)
     h.queue.async { release.wait() }
-    for index in 0..<3000 {
+    for index in 0..<6000 {
         h.backend.emit(.advertisement(AdvertisementReport(peer: Harness.peer, rssi: -40 - index % 50, localName: "Sensor", isConnectable: true)))
     }
-    #expect(h.manager.droppedDiscoveryCount == 3000 - CBCentralManager.discoveryQueueBound)
+    #expect(h.manager.droppedDiscoveryCount == 6000 - CBCentralManager.discoveryQueueBound)
     release.signal()
     h.flush()
-    #expect(h.recorder.log.dropFirst(before).filter { $0.hasPrefix("discover Sensor") }.count == 1024)
+    #expect(h.recorder.log.dropFirst(before).filter { $0.hasPrefix("discover Sensor") }.count == 4096)
     #expect(warnings.lines.count == 1)
     // Caught up: the next one is delivered, and a new overflow would warn again.
     h.emit(.advertisement(AdvertisementReport(peer: Harness.peer, rssi: -40, localName: "Sensor", isConnectable: true)))
     #expect(h.recorder.log.last == "discover Sensor -40")
-    #expect(h.manager.droppedDiscoveryCount == 3000 - CBCentralManager.discoveryQueueBound)
+    #expect(h.manager.droppedDiscoveryCount == 6000 - CBCentralManager.discoveryQueueBound)
 }

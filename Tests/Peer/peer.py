@@ -177,6 +177,11 @@ class Peer:
                 for controller in self._controllers_for(rest[1:]):
                     controller.hardware_error(code)
                 return f'OK hwerror 0x{code:02X}'
+            if cmd == 'flood':
+                count = int(rest[0], 0)
+                controller = self._controllers_for(rest[1:2])[0]
+                seconds = await controller.flood(count)
+                return f'OK flood {count} {seconds:.3f}'
             if cmd == 'drop':
                 index = int(rest[0]) if rest else 0
                 dropped = self.servers[index].drop_client()

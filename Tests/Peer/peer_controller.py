@@ -544,6 +544,40 @@ class PeerController(Controller):
                                        packet.interval, packet.latency, packet.timeout, 0)
 
     # ------------------------------------------------------------------ test controls
+    FLOOD_BATCH = 256
+
+    async def flood(self, count: int) -> float:
+        """Send `count` advertising reports from distinct advertisers straight to the scanning host, as fast as the
+        host reads them (TCP flow control), and return the seconds it took.
+
+        Advertiser i (0-based) is random static address D0:00:ii:ii:ii:ii (i in the low four bytes), ADV_NONCONN_IND,
+        RSSI -70 dBm, data Flags 0x06 + Manufacturer Specific Data company 0xFFFF with i as 4 bytes little-endian:
+        an LE Advertising Report (Core v5.4 Vol 4 Part E §7.7.65.2) to a legacy scan, an LE Extended Advertising
+        Report with the legacy bit (event type 0x10, §7.7.65.13) to an extended one. Raises ValueError when the host
+        is not scanning or not connected."""
+        sink = self.host
+        writer = getattr(sink, 'writer', None)
+        if not self.le_scan_enable or writer is None:
+            raise ValueError('the host is not scanning')
+        extended = self.family == 'extended'
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        for base in range(0, count, self.FLOOD_BATCH):
+            chunk = bytearray()
+            for index in range(base, min(count, base + self.FLOOD_BATCH)):
+                tail = index.to_bytes(4, 'little')
+                address = tail + bytes([0x00, 0xD0])
+                data = bytes([0x02, 0x01, 0x06, 0x07, 0xFF, 0xFF, 0xFF]) + tail
+                if extended:
+                    chunk += ev.extended_advertising_report(0x10, 0x01, address, data, -70, legacy=True)
+                else:
+                    chunk += ev.advertising_report(0x03, 0x01, address, data, -70)
+            if writer.is_closing():
+                raise ValueError('the host left during the flood')
+            writer.write(bytes(chunk))
+            await writer.drain()
+        return loop.time() - start
+
     def hardware_error(self, code: int) -> None:
         """Send a Hardware Error event (Core v5.4 Vol 4 Part E §7.7.16), as a failing controller would."""
         self.send_raw(ev.hardware_error(code))

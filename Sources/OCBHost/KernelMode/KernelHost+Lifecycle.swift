@@ -202,7 +202,9 @@ extension KernelHost {
     /// Advances the command flow, the scan's merger and the links' ATT to `now`.
     func tick(now: ContinuousClock.Instant) {
         finish(commands.tick(now: now))
-        for device in scan?.merger.tick(now: now) ?? [] { emit(.discovered(device)) }
+        for device in scan?.merger.tick(now: now) ?? [] {
+            if !emitDiscovery(device) { scan?.merger.forgetReported(device.peer) }
+        }
         tickLinks(now: now)
         rescheduleTimer()
     }
@@ -243,6 +245,8 @@ extension KernelHost {
     }
 
     func observe(_ observation: AdvertisingObservation) {
-        for device in scan?.merger.receive(observation, now: .now) ?? [] { emit(.discovered(device)) }
+        for device in scan?.merger.receive(observation, now: .now) ?? [] {
+            if !emitDiscovery(device) { scan?.merger.forgetReported(device.peer) }
+        }
     }
 }

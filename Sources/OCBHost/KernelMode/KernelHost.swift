@@ -34,6 +34,7 @@ public final class KernelHost: CentralHost, ATTLinkHost, @unchecked Sendable {
     public let btsnoopPath: String?
     let queue = DispatchQueue(label: "OpenCoreBluetooth.KernelHost")
     var outbox: SerialBatcher<HostDelivery>
+    let discoveryGate = DiscoveryGate()
     var currentState: HostState = .unknown
     var transport: HCISocketTransport?
     var commands = HCICommandFlow()
@@ -58,7 +59,7 @@ public final class KernelHost: CentralHost, ATTLinkHost, @unchecked Sendable {
     public init(controllerIndex: UInt16 = 0, btsnoopPath: String? = nil) {
         self.controllerIndex = controllerIndex
         self.btsnoopPath = btsnoopPath
-        outbox = HostDelivery.outbox(queue: DispatchQueue(label: "OpenCoreBluetooth.KernelHost.events"), gatheringOn: queue, handler: nil)
+        outbox = HostDelivery.outbox(queue: DispatchQueue(label: "OpenCoreBluetooth.KernelHost.events"), gatheringOn: queue, gate: discoveryGate, handler: nil)
         claimQueue()
     }
 
@@ -70,4 +71,8 @@ public final class KernelHost: CentralHost, ATTLinkHost, @unchecked Sendable {
     public func setEventHandler(queue: DispatchQueue, _ handler: @escaping @Sendable (HostEvent) -> Void) {
         replaceEventHandler(queue: queue, handler)
     }
+
+    /// Discoveries dropped because the event handler was slower than the air (``DiscoveryGate/limit`` waiting), since
+    /// the host was made; safe from any thread.
+    public var droppedDiscoveryCount: Int { discoveryGate.dropped }
 }

@@ -95,14 +95,18 @@ extension HostController {
 
     func tickScan(now: ContinuousClock.Instant) {
         guard scan != nil else { return }
-        for device in scan?.merger.tick(now: now) ?? [] { emit(.discovered(device)) }
+        for device in scan?.merger.tick(now: now) ?? [] {
+            if !emitDiscovery(device) { scan?.merger.forgetReported(device.peer) }
+        }
     }
 
     /// Feeds one observation to the running scan.
     func observe(_ observation: AdvertisingObservation) {
         guard scan != nil else { return }
         let deadline = scan?.merger.nextDeadline
-        for device in scan?.merger.receive(observation, now: .now) ?? [] { emit(.discovered(device)) }
+        for device in scan?.merger.receive(observation, now: .now) ?? [] {
+            if !emitDiscovery(device) { scan?.merger.forgetReported(device.peer) }
+        }
         if scan?.merger.nextDeadline != deadline { rescheduleTimer() }
     }
 

@@ -17,6 +17,7 @@ public final class HostController: CentralHost, ATTLinkHost, @unchecked Sendable
     let configuration: HostConfiguration
     let queue = DispatchQueue(label: "OpenCoreBluetooth.HostController")
     var outbox: SerialBatcher<HostDelivery>
+    let discoveryGate = DiscoveryGate()
 
     // All below is touched on `queue` only.
     var currentState: HostState = .unknown
@@ -43,7 +44,7 @@ public final class HostController: CentralHost, ATTLinkHost, @unchecked Sendable
     public init(configuration: HostConfiguration) {
         self.configuration = configuration
         commands = HCICommandFlow(timeout: configuration.commandTimeout)
-        outbox = HostDelivery.outbox(queue: DispatchQueue(label: "OpenCoreBluetooth.HostController.events"), gatheringOn: queue, handler: nil)
+        outbox = HostDelivery.outbox(queue: DispatchQueue(label: "OpenCoreBluetooth.HostController.events"), gatheringOn: queue, gate: discoveryGate, handler: nil)
         claimQueue()
     }
 
@@ -62,4 +63,8 @@ public final class HostController: CentralHost, ATTLinkHost, @unchecked Sendable
     public func setEventHandler(queue: DispatchQueue, _ handler: @escaping @Sendable (HostEvent) -> Void) {
         replaceEventHandler(queue: queue, handler)
     }
+
+    /// Discoveries dropped because the event handler was slower than the air (``DiscoveryGate/limit`` waiting), since
+    /// the host was made; safe from any thread.
+    public var droppedDiscoveryCount: Int { discoveryGate.dropped }
 }

@@ -37,6 +37,9 @@ package final class SerialBatcher<Item>: @unchecked Sendable {
         self.handler = handler
     }
 
+    /// True when every item posted was handed over and no turn is due (a test's way to wait for the hand-over).
+    package var isIdle: Bool { lock.withLock { !scheduled && !gathering && waiting.isEmpty } }
+
     /// Queues `item`; `handler` gets it on `queue` after every item posted before it.
     package func post(_ item: Item) {
         let next: PostFollowUp = lock.withLock {

@@ -13,6 +13,8 @@ protocol SerialHost: AnyObject, Sendable {
     /// Where events and completions go, in order: a private serial queue that drops events until
     /// ``replaceEventHandler(queue:_:)`` (``HostDelivery/outbox(queue:handler:)``).
     var outbox: SerialBatcher<HostDelivery> { get set }
+    /// The bound on discoveries waiting in ``outbox``.
+    var discoveryGate: DiscoveryGate { get }
     /// The state last reported with ``HostEvent/stateChanged(_:)``.
     var currentState: HostState { get set }
 }
@@ -40,13 +42,26 @@ extension SerialHost {
     /// Sets the queue and handler for events and completions, replacing earlier ones (from any thread but `queue`).
     func replaceEventHandler(queue eventQueue: DispatchQueue, _ handler: @escaping @Sendable (HostEvent) -> Void) {
         queue.sync {
-            self.outbox = HostDelivery.outbox(queue: eventQueue, gatheringOn: queue, handler: handler)
+            self.outbox = HostDelivery.outbox(queue: eventQueue, gatheringOn: queue, gate: discoveryGate, handler: handler)
         }
     }
 
-    /// Hands an event to the handler on its queue.
+    /// Hands an event to the handler on its queue (a discovery through ``emitDiscovery(_:)``).
     func emit(_ event: HostEvent) {
+        if case .discovered(let device) = event { return _ = emitDiscovery(device) }
         outbox.post(.event(event))
+    }
+
+    /// Hands a discovery to the handler while fewer than ``DiscoveryGate/limit`` wait; false when it was dropped (the
+    /// scan's duplicate filter must then forget it, ``ScanResultMerger/forgetReported(_:)``).
+    func emitDiscovery(_ device: DiscoveredDevice) -> Bool {
+        let (admitted, warn) = discoveryGate.admit()
+        if warn {
+            outbox.post(.event(.notice("the event handler is slower than the advertisements: \(DiscoveryGate.limit) discoveries "
+                                       + "wait for it, further ones are dropped (droppedDiscoveryCount) until it catches up")))
+        }
+        if admitted { outbox.post(.event(.discovered(device))) }
+        return admitted
     }
 
     /// Runs a completion on the event queue.
@@ -71,11 +86,14 @@ enum HostDelivery {
 
     /// The batcher that runs completions on `queue` and hands events to `handler` (dropped while nil).
     /// Items are posted on `host` (the host's own queue), whose blocks each hand over what they produced at once.
-    static func outbox(queue: DispatchQueue, gatheringOn host: DispatchQueue,
+    /// Each discovery handed over is counted off `gate`.
+    static func outbox(queue: DispatchQueue, gatheringOn host: DispatchQueue, gate: DiscoveryGate,
                        handler: (@Sendable (HostEvent) -> Void)?) -> SerialBatcher<HostDelivery> {
         SerialBatcher(queue: queue, gatheringOn: host) { item in
             switch item {
-            case .event(let event): handler?(event)
+            case .event(let event):
+                if case .discovered = event { gate.handedOver() }
+                handler?(event)
             case .completion(let work): work()
             }
         }

@@ -17,7 +17,7 @@ import OCBCore
 ///   duplicates (there is no address to tell one advertiser from another), and leave no state.
 /// - Bounds (everything here is fed from the air): at most ``Configuration/capacity`` advertisers are remembered
 ///   (held advertisement, last advertisement, last scan response, last report for the duplicate filter). A new one
-///   beyond that first forgets the eighth heard from least recently; one not heard from for ``Configuration/maxAge``
+///   beyond that first forgets the one heard from least recently; one not heard from for ``Configuration/maxAge``
 ///   is forgotten at the next receive or tick (checked at most once a second). A forgotten advertisement that was
 ///   held for its scan response is released, never dropped; a forgotten advertiser heard again is reported again.
 public struct ScanResultMerger: Sendable {
@@ -86,6 +86,12 @@ public struct ScanResultMerger: Sendable {
     /// held (``trimOrder()``), which makes ``nextDeadline`` O(1) on a path that asks for it after every report.
     private var order: [(peer: PeerAddress, deadline: ContinuousClock.Instant)] = []
     private var orderHead = 0
+    /// Every receive from a remembered advertiser, oldest first from `heardHead`: an entry is current while its instant
+    /// is the advertiser's `lastHeard` (later receives leave stale ones behind, skipped and compacted). Eviction and
+    /// ageing take from its front, O(1) each instead of a sort or a scan of every advertiser; it holds at most four
+    /// entries per remembered advertiser (``compactHeard()``).
+    private var heard: [(peer: PeerAddress, at: ContinuousClock.Instant)] = []
+    private var heardHead = 0
     private var advertisers: [PeerAddress: Advertiser] = [:]
     private var nextAgeCheck: ContinuousClock.Instant?
 
@@ -145,6 +151,8 @@ public struct ScanResultMerger: Sendable {
             index = added
         }
         advertisers.values[index].lastHeard = now
+        heard.append((peer, now))
+        compactHeard()
         if observation.isScanResponse {
             advertisers.values[index].lastResponse = observation.data
             let advertising: AdvertisingObservation
@@ -193,15 +201,36 @@ public struct ScanResultMerger: Sendable {
         if let next = nextAgeCheck, now < next { return [] }
         nextAgeCheck = now.advanced(by: .seconds(1))
         let oldest = now.advanced(by: .zero - configuration.maxAge)
-        let stale = advertisers.filter { $0.value.lastHeard < oldest }.map(\.key)
+        var stale: [PeerAddress] = []
+        while heardHead < heard.count, heard[heardHead].at < oldest {
+            let entry = heard[heardHead]
+            heardHead += 1
+            if advertisers[entry.peer]?.lastHeard == entry.at { stale.append(entry.peer) }
+        }
         return forget(stale)
     }
 
-    /// Forgets the eighth of the advertisers heard from least recently (at least one).
+    /// Forgets the advertiser heard from least recently.
     private mutating func evictLeastRecentlyHeard() -> [DiscoveredDevice] {
-        let count = max(1, configuration.capacity / 8)
-        let oldest = advertisers.sorted { $0.value.lastHeard < $1.value.lastHeard }.prefix(count).map(\.key)
-        return forget(oldest)
+        while heardHead < heard.count {
+            let entry = heard[heardHead]
+            heardHead += 1
+            if advertisers[entry.peer]?.lastHeard == entry.at { return forget([entry.peer]) }
+        }
+        return []
+    }
+
+    /// Drops the consumed front of ``heard`` once it is half of it, and its stale entries once they outnumber the
+    /// current ones three to one (each pass O(n), after at least n receives).
+    private mutating func compactHeard() {
+        if heardHead > 1_024, heardHead * 2 > heard.count {
+            heard.removeFirst(heardHead)
+            heardHead = 0
+        }
+        if heard.count - heardHead > 4 * max(advertisers.count, 256) {
+            heard = heard[heardHead...].filter { advertisers[$0.peer]?.lastHeard == $0.at }
+            heardHead = 0
+        }
     }
 
     /// Forgets `peers`, releasing their held advertisements first (with the last response seen).
@@ -216,6 +245,12 @@ public struct ScanResultMerger: Sendable {
         return devices
     }
 
+    /// Forgets what the duplicate filter last reported of `peer`, so its next PDU is reported even if unchanged: for
+    /// a report the host could not pass on (its handler's bound was full), which must not hide the device for good.
+    public mutating func forgetReported(_ peer: PeerAddress) {
+        if let index = advertisers.index(forKey: peer) { advertisers.values[index].reported = nil }
+    }
+
     /// Releases everything still held (e.g. when the scan stops), then forgets all state.
     public mutating func flush() -> [DiscoveredDevice] {
         let held = pending.values.sorted { $0.deadline < $1.deadline }
@@ -227,6 +262,8 @@ public struct ScanResultMerger: Sendable {
         advertisers = [:]
         order = []
         orderHead = 0
+        heard = []
+        heardHead = 0
         nextAgeCheck = nil
         return devices
     }

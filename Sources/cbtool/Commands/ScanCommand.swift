@@ -12,7 +12,9 @@ import Foundation
 /// completes it: CoreBluetooth's coalescing), or every
 /// advertisement with `--duplicates`. Runs for `--duration`, or until Ctrl-C; then prints
 /// `summary: 4 advertisers (2 connectable), 4 reports in 3.0 s (active scan)` /
-/// `{"type":"summary","advertisers":4,"connectable":2,"reports":4,"seconds":3.0,"active":true}`.
+/// `{"type":"summary","advertisers":4,"connectable":2,"reports":4,"dropped":0,"seconds":3.0,"active":true}`; reports
+/// dropped because the output was slower than the advertisers (``EventInbox``'s bound, then CoreBluetooth's
+/// `droppedDiscoveryCount`) are counted in `dropped` and named at the end of the text line.
 enum ScanCommand {
     static func run(_ invocation: Invocation, output: OutputSink) throws(ToolError) {
         let session = try CentralSession(invocation)
@@ -54,11 +56,15 @@ enum ScanCommand {
         let elapsed = ContinuousClock.now - start
         let count = connectable.count
         let connectableCount = connectable.values.filter { $0 }.count
+        // Reports lost because this output was slower than the air: cbtool's own bound, and the manager's.
+        let dropped = session.inbox.droppedDiscoveries + session.manager.droppedDiscoveryCount
         output.emit("summary: \(count) advertiser\(count == 1 ? "" : "s") (\(connectableCount) connectable), \(reports) report\(reports == 1 ? "" : "s") "
                     + "in \(LiveCommandSupport.secondsText(elapsed)) s (\(kind) scan"
-                    + (invocation.services.isEmpty ? "" : ", services " + invocation.services.map(\.description).joined(separator: ", ")) + ")",
+                    + (invocation.services.isEmpty ? "" : ", services " + invocation.services.map(\.description).joined(separator: ", ")) + ")"
+                    + (dropped == 0 ? "" : "; \(dropped) report\(dropped == 1 ? "" : "s") dropped: the output was slower than the advertisements"),
                     json: ["type": "summary", "advertisers": .integer(count), "connectable": .integer(connectableCount),
-                           "reports": .integer(reports), "seconds": LiveCommandSupport.secondsJSON(elapsed), "active": .bool(!invocation.passive),
+                           "reports": .integer(reports), "dropped": .integer(dropped), "seconds": LiveCommandSupport.secondsJSON(elapsed),
+                           "active": .bool(!invocation.passive),
                            "services": .array(invocation.services.map { .string($0.description) })])
     }
 }

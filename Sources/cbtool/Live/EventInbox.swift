@@ -3,17 +3,37 @@
 import Foundation
 
 /// Where the delegate posts events and the command thread waits for them, with a deadline.
+///
+/// Bound: at most ``discoveryLimit`` discoveries wait (what the air sends, when the output — a terminal, a pipe —
+/// is slower than the advertisements); further ones are dropped and counted in ``droppedDiscoveries``, which the
+/// scan's summary reports. Other events are never dropped (there are a handful per session).
 final class EventInbox: @unchecked Sendable {
+    /// The most discoveries waiting for the command thread.
+    static let discoveryLimit = 4096
+
     private let condition = NSCondition()
     private var events: [SessionEvent] = []
     private var head = 0
+    private var waitingDiscoveries = 0
+    private var dropped = 0
+    private var sleeping = false
 
-    /// Appends an event and wakes the waiting thread (any thread).
+    /// Discoveries dropped because ``discoveryLimit`` were waiting.
+    var droppedDiscoveries: Int { condition.withLock { dropped } }
+
+    /// Appends an event and wakes the waiting thread (any thread); a discovery past the bound is counted instead.
     func post(_ event: SessionEvent) {
         condition.lock()
+        defer { condition.unlock() }
+        if case .discovered = event {
+            guard waitingDiscoveries < Self.discoveryLimit else {
+                dropped += 1
+                return
+            }
+            waitingDiscoveries += 1
+        }
         events.append(event)
-        condition.signal()
-        condition.unlock()
+        if sleeping { condition.signal() }  // no wake-up call for a thread that is busy with the events before
     }
 
     /// The oldest event not yet taken, waiting for one until `deadline` (forever when nil); nil when the deadline passed.
@@ -21,6 +41,8 @@ final class EventInbox: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while head == events.count {
+            sleeping = true
+            defer { sleeping = false }
             if let deadline {
                 let remaining = deadline - .now
                 guard remaining > .zero else { return nil }
@@ -32,6 +54,7 @@ final class EventInbox: @unchecked Sendable {
         }
         let event = events[head]
         head += 1
+        if case .discovered = event { waitingDiscoveries -= 1 }
         if head > 256, head * 2 > events.count {
             events.removeFirst(head)
             head = 0

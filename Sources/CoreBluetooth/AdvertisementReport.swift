@@ -1,0 +1,120 @@
+// One advertisement as the facade needs it: who, the RSSI, and the parsed content shared between copies.
+package import OCBAdvertising
+package import OCBCore
+package import OCBHost
+
+/// One advertisement as the facade needs it: advertising data and scan response already merged by the backend
+/// (AD structures of Core Supplement v11 Part A), plus the report's RSSI and event type.
+///
+/// The parsed content lives in one shared, copy-on-write object: a report passes three queues and two caches (the
+/// backend's last report per advertiser, the peripheral's last advertisement), and each copy costs one reference
+/// instead of one per field. Two reports made from the same parse compare equal by identity at once
+/// (``hasSameContent(as:)``); otherwise field by field.
+package struct AdvertisementReport: Sendable, Equatable {
+    /// The advertiser.
+    package var peer: PeerAddress
+    /// RSSI in dBm, nil when the controller gave 127 (not available; Vol 4 Part E §7.7.65.2).
+    package var rssi: Int?
+    private var storage: Storage
+
+    /// The fields parsed from the advertising data and scan response.
+    private struct Content: Equatable, Sendable {
+        var localName: String? = nil
+        var manufacturerData: OCBAdvertising.ManufacturerData? = nil
+        var serviceData: [BluetoothUUID: [UInt8]] = [:]
+        var serviceUUIDs: [BluetoothUUID] = []
+        var overflowServiceUUIDs: [BluetoothUUID] = []
+        var txPowerLevel: Int? = nil
+        var isConnectable: Bool = false
+        var solicitedServiceUUIDs: [BluetoothUUID] = []
+        var hasScanResponse: Bool = false
+        var isTruncated: Bool = false
+    }
+
+    /// The content, shared by copies until one of them changes it.
+    private final class Storage: @unchecked Sendable {
+        var content: Content
+        init(_ content: Content) { self.content = content }
+    }
+
+    private mutating func update(_ change: (inout Content) -> Void) {
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.content) }
+        change(&storage.content)
+    }
+
+    /// Local name (Complete 0x09, else Shortened 0x08).
+    package var localName: String? {
+        get { storage.content.localName }
+        set { update { $0.localName = newValue } }
+    }
+    /// Manufacturer Specific Data (0xFF): company identifier (Assigned Numbers) and the bytes after it; the
+    /// Advertising layer's type (one type across the layers).
+    package var manufacturerData: OCBAdvertising.ManufacturerData? {
+        get { storage.content.manufacturerData }
+        set { update { $0.manufacturerData = newValue } }
+    }
+    /// Service Data (0x16/0x20/0x21), by service UUID.
+    package var serviceData: [BluetoothUUID: [UInt8]] {
+        get { storage.content.serviceData }
+        set { update { $0.serviceData = newValue } }
+    }
+    /// Service UUIDs (0x02-0x07), in the order advertised.
+    package var serviceUUIDs: [BluetoothUUID] {
+        get { storage.content.serviceUUIDs }
+        set { update { $0.serviceUUIDs = newValue } }
+    }
+    /// Apple "overflow area" service UUIDs, if the backend decodes them (best effort).
+    package var overflowServiceUUIDs: [BluetoothUUID] {
+        get { storage.content.overflowServiceUUIDs }
+        set { update { $0.overflowServiceUUIDs = newValue } }
+    }
+    /// TX Power Level (0x0A), dBm.
+    package var txPowerLevel: Int? {
+        get { storage.content.txPowerLevel }
+        set { update { $0.txPowerLevel = newValue } }
+    }
+    /// Whether the advertising event type is connectable.
+    package var isConnectable: Bool {
+        get { storage.content.isConnectable }
+        set { update { $0.isConnectable = newValue } }
+    }
+    /// Service Solicitation UUIDs (0x14/0x15/0x1F).
+    package var solicitedServiceUUIDs: [BluetoothUUID] {
+        get { storage.content.solicitedServiceUUIDs }
+        set { update { $0.solicitedServiceUUIDs = newValue } }
+    }
+    /// Whether a scan response (SCAN_RSP, Vol 6 Part B §2.3.2.2) is merged in.
+    package var hasScanResponse: Bool {
+        get { storage.content.hasScanResponse }
+        set { update { $0.hasScanResponse = newValue } }
+    }
+    /// True when the controller could not receive the whole extended advertising chain (Vol 4 Part E §7.7.65.13).
+    package var isTruncated: Bool {
+        get { storage.content.isTruncated }
+        set { update { $0.isTruncated = newValue } }
+    }
+    /// True for an anonymous extended advertisement (Address_Type 0xFF): no address identifies its advertiser.
+    package var isAnonymous: Bool { peer.type == .other(0xFF) }
+
+    /// Makes a report; empty collections and nils by default.
+    package init(peer: PeerAddress, rssi: Int?, localName: String? = nil, manufacturerData: OCBAdvertising.ManufacturerData? = nil,
+                serviceData: [BluetoothUUID: [UInt8]] = [:], serviceUUIDs: [BluetoothUUID] = [],
+                overflowServiceUUIDs: [BluetoothUUID] = [], txPowerLevel: Int? = nil, isConnectable: Bool,
+                solicitedServiceUUIDs: [BluetoothUUID] = []) {
+        self.peer = peer
+        self.rssi = rssi
+        storage = Storage(Content(localName: localName, manufacturerData: manufacturerData, serviceData: serviceData,
+                                  serviceUUIDs: serviceUUIDs, overflowServiceUUIDs: overflowServiceUUIDs,
+                                  txPowerLevel: txPowerLevel, isConnectable: isConnectable,
+                                  solicitedServiceUUIDs: solicitedServiceUUIDs))
+    }
+
+    /// Whether the parsed content (everything but peer and RSSI) is the same: at once when both share one parse.
+    package func hasSameContent(as other: AdvertisementReport) -> Bool {
+        storage === other.storage || storage.content == other.storage.content
+    }
+
+    package static func == (lhs: AdvertisementReport, rhs: AdvertisementReport) -> Bool {
+        lhs.peer == rhs.peer && lhs.rssi == rhs.rssi && lhs.hasSameContent(as: rhs)
+    }
+}
