@@ -67,9 +67,11 @@ private func eventually(within seconds: Double = 5, _ condition: () -> Bool) -> 
         #expect(eventually { !capture.lines.isEmpty })
         backend.stop()
         #expect(events.states == [.unsupported])
-        #expect(capture.lines == ["[CoreBluetooth] WARNING: Bluetooth is unavailable (state unsupported): this kernel has no "
-                                  + "Bluetooth support (socket(AF_BLUETOOTH) gives EAFNOSUPPORT): load the bluetooth modules, "
-                                  + "or pick tcp:HOST:PORT or serial:DEVICE with CBCentralManagerOptionTransportKey or OCB_TRANSPORT"])
+        // Other suites running at the same time make default (hci0) managers on this kernel, which log the same line:
+        // every captured line is this one, and this backend opened its transport once (a retry would log again).
+        #expect(Set(capture.lines) == ["[CoreBluetooth] WARNING: Bluetooth is unavailable (state unsupported): this kernel has no "
+                                       + "Bluetooth support (socket(AF_BLUETOOTH) gives EAFNOSUPPORT): load the bluetooth modules, "
+                                       + "or pick tcp:HOST:PORT or serial:DEVICE with CBCentralManagerOptionTransportKey or OCB_TRANSPORT"])
         #expect(opens.value == 1, "unsupported is final: no retry")
     }
 
@@ -112,6 +114,28 @@ private func eventually(within seconds: Double = 5, _ condition: () -> Bool) -> 
         }
     }
 
+    @Test("a controller lost mid-session: one WARNING line with the host's words, then poweredOn again after the retry")
+    func lostMidSession() throws {
+        let peer = try LivePeer.shared()
+        let central = LiveCentral(transport: try LivePeer.transport(4))
+        #expect(poll(within: 10) { central.manager.state == .poweredOn })
+        let capture = WarningCapture(marker: "transport closed")
+        defer { capture.remove() }
+        try peer.dropClient(controller: 4)  // the peer closes the TCP connection: the host reads end of file
+        #expect(poll(within: 5) { !capture.lines.isEmpty })
+        // The facade's state follows on its own queue: wait for its delegate calls, not the property.
+        #expect(central.wait(within: 5) { $0 == "state poweredOff" } != nil)
+        let off = central.recorder.log.lastIndex(of: "state poweredOff") ?? 0
+        #expect(central.wait(from: off, within: 10) { $0 == "state poweredOn" } != nil, "the backend opens the controller again")
+        #expect(capture.lines == ["[CoreBluetooth] WARNING: Bluetooth is unavailable (state poweredOff): transport closed: "
+                                  + "transport closed by the other side (opening it again every 0.5 s to 30 s until it answers)"])
+        #expect(central.recorder.log.filter { $0.hasPrefix("state ") } == ["state poweredOn", "state poweredOff", "state poweredOn"])
+    }
+}
+
+// In the serialized LiveSuite: it connects OCB Alpha, which takes one central at a time and stops advertising while
+// connected, so it must not run beside the other tests that connect it.
+extension LiveSuite {
     @Test("an auto-reconnect connection when the controller is lost: not reported as reconnecting; connects again once it is back")
     func autoReconnectAfterControllerLoss() throws {
         let peer = try LivePeer.shared()
@@ -132,27 +156,7 @@ private func eventually(within seconds: Double = 5, _ condition: () -> Bool) -> 
         central.request("discover OCB Alpha") { central.manager.scanForPeripherals(withServices: [CBUUID(string: "180D")]) }
         central.manager.stopScan()
         let found = try #require(central.queue.sync { central.recorder.discovered.last { $0.0.name == "OCB Alpha" }?.0 })
-        // Alpha takes one central at a time and stops advertising while connected: another test of this process may
-        // hold it for a while, and the connect (no timeout, as on iOS) then completes when it is free again.
-        #expect(central.request("connect", within: 30) { central.manager.connect(found) } == "connect", "\(central.entries(from: again))")
+        #expect(central.request("connect") { central.manager.connect(found) } == "connect", "\(central.entries(from: again))")
         central.request("disconnect") { central.manager.cancelPeripheralConnection(found) }
-    }
-
-    @Test("a controller lost mid-session: one WARNING line with the host's words, then poweredOn again after the retry")
-    func lostMidSession() throws {
-        let peer = try LivePeer.shared()
-        let central = LiveCentral(transport: try LivePeer.transport(4))
-        #expect(poll(within: 10) { central.manager.state == .poweredOn })
-        let capture = WarningCapture(marker: "transport closed")
-        defer { capture.remove() }
-        try peer.dropClient(controller: 4)  // the peer closes the TCP connection: the host reads end of file
-        #expect(poll(within: 5) { !capture.lines.isEmpty })
-        // The facade's state follows on its own queue: wait for its delegate calls, not the property.
-        #expect(central.wait(within: 5) { $0 == "state poweredOff" } != nil)
-        let off = central.recorder.log.lastIndex(of: "state poweredOff") ?? 0
-        #expect(central.wait(from: off, within: 10) { $0 == "state poweredOn" } != nil, "the backend opens the controller again")
-        #expect(capture.lines == ["[CoreBluetooth] WARNING: Bluetooth is unavailable (state poweredOff): transport closed: "
-                                  + "transport closed by the other side (opening it again every 0.5 s to 30 s until it answers)"])
-        #expect(central.recorder.log.filter { $0.hasPrefix("state ") } == ["state poweredOn", "state poweredOff", "state poweredOn"])
     }
 }
