@@ -10,6 +10,8 @@
 //   the AD benchmark's Swift side (scripts/bench-ad): the captures' advertising payloads, or the typed parse's time
 //      or: swift run -c release Benchmarks --scan-path [--reports N] [--passes N] [--scan-case changing,true] [captures directory]
 //   LE Advertising Reports over H4 (loopback TCP) through Host and CoreBluetooth to didDiscover, reports per second
+//      or: swift run -c release Benchmarks --flood N
+//   N distinct advertisers from the virtual peer through CBCentralManager: connect time with and without, memory
 
 import OCBAdvertising
 import OCBATT
@@ -32,6 +34,7 @@ var scanPath = false
 var scanReports = 1_000_000
 var scanCases: Set<String> = []
 var scanAdvertisers = 1_000
+var floodCount: Int?
 while let argument = arguments.popFirst() {
     switch argument {
     case "--peer": peer = true
@@ -41,6 +44,7 @@ while let argument = arguments.popFirst() {
     case "--ad-corpus": adCorpus = arguments.popFirst()
     case "--scan-path": scanPath = true
     case "--advertisers": scanAdvertisers = arguments.popFirst().flatMap { Int($0) }.map { max(1, $0) } ?? scanAdvertisers
+    case "--flood": floodCount = arguments.popFirst().flatMap { Int($0) }.map { max(1, $0) } ?? 100_000
     case "--scan-case": scanCases.formUnion((arguments.popFirst() ?? "").split(separator: ",").map(String.init))
     case "--reports": scanReports = arguments.popFirst().flatMap { Int($0) }.map { max(1, $0) } ?? scanReports
     case "--passes": fixedPasses = arguments.popFirst().flatMap { Int($0) }.map { max(1, $0) }
@@ -49,6 +53,7 @@ while let argument = arguments.popFirst() {
 }
 
 if peer { exit(runPeerBenchmarks(notifications: notificationCount) ? 0 : 1) }
+if let floodCount { exit(runFloodBenchmark(count: floodCount) ? 0 : 1) }
 if let path = adCorpus {
     guard let payloads = ADCorpusBenchmark.read(path) else {
         FileHandle.standardError.write(Data("Benchmarks: \(path) is not an ADC1 corpus\n".utf8))

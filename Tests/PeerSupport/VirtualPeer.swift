@@ -172,6 +172,15 @@ public final class VirtualPeer: @unchecked Sendable {
         try send("unmute \(what)" + (controller.map { " \($0)" } ?? ""))
     }
 
+    /// Sends `count` advertising reports from distinct advertisers to the host of controller `controller`, as fast as
+    /// it reads them (`flood`, Tests/Peer/README.md); returns the seconds the peer took. Throws when the host is not
+    /// scanning or the flood does not end within `timeout` seconds.
+    @discardableResult
+    public func flood(_ count: Int, controller: Int = 0, timeout: Double = 60) throws -> Double {
+        let reply = try send("flood \(count) \(controller)", timeout: timeout)
+        return Double(reply.split(separator: " ").last ?? "") ?? 0
+    }
+
     /// Makes controller `controller` (all when nil) send a Hardware Error event with `code`.
     public func hardwareError(code: UInt8 = 0x01, controller: Int? = nil) throws {
         try send("hwerror 0x\(String(code, radix: 16))" + (controller.map { " \($0)" } ?? ""))

@@ -132,6 +132,12 @@ public struct HCICommandFlow: Sendable {
         }
     }
 
+    /// Moves every sent command's deadline to `instant` when it is earlier: the host had not read all the controller
+    /// sent, and an answer may be waiting among it (the time was the host's, not the controller's).
+    public mutating func postponeDeadlines(to instant: ContinuousClock.Instant) {
+        for index in sent.indices where sent[index].deadline < instant { sent[index].deadline = instant }
+    }
+
     /// Fails every sent command whose deadline is at or before `now` with ``HCICommandError/timedOut(_:)``;
     /// after a timeout at least one credit is available again.
     public mutating func tick(now: ContinuousClock.Instant) -> [Completion] {

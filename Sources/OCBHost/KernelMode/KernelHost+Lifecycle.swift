@@ -201,6 +201,8 @@ extension KernelHost {
 
     /// Advances the command flow, the scan's merger and the links' ATT to `now`.
     func tick(now: ContinuousClock.Instant) {
+        // Unread datagrams on the HCI socket (a flood of reports): an answer may be among them (see HostController).
+        if transport?.hasUnreadInput == true { commands.postponeDeadlines(to: now.advanced(by: .milliseconds(250))) }
         finish(commands.tick(now: now))
         for device in scan?.merger.tick(now: now) ?? [] {
             if !emitDiscovery(device) { scan?.merger.forgetReported(device.peer) }

@@ -71,7 +71,10 @@ extension HostController {
     /// step with the host (the command may or may not have taken effect): after the command's own failure the host
     /// emits ``HostEvent/controllerUnresponsive(_:)`` and tears down (scan and links end with
     /// ``HostError/commandTimeout(_:)``, state ``HostState/resetting``), so that a start resets and re-initialises it.
+    /// While the transport has unread input (a flood of reports the host has not caught up with) the deadlines move
+    /// on by 250 ms: the answer may be among those bytes, and a healthy controller must not be reset for the host's delay.
     func tickCommands(now: ContinuousClock.Instant) {
+        if transport?.hasUnreadInput == true { commands.postponeDeadlines(to: now.advanced(by: .milliseconds(250))) }
         let completions = commands.tick(now: now)
         complete(completions)
         if currentState == .poweredOn, transport != nil,

@@ -39,6 +39,10 @@ final class DescriptorChannel: @unchecked Sendable {
 
     deinit { buffer.deallocate() }
 
+    /// True when the last read turn stopped at its limit of 64 reads with bytes still waiting: the host is behind what
+    /// the other side sent (an answer it waits for may be among the unread bytes). Read on the channel's queue.
+    private(set) var hasUnreadInput = false
+
     /// True until the channel ended or was closed.
     var isOpen: Bool {
         stateLock.lock()
@@ -59,6 +63,7 @@ final class DescriptorChannel: @unchecked Sendable {
     }
 
     private func readAvailable(_ onChunk: ([UInt8]) -> HCITransportError?) {
+        hasUnreadInput = true  // until a read finds nothing more
         for _ in 0..<64 {
             guard isOpen else { return }
             let count = Glibc.read(descriptor, buffer.baseAddress, readCapacity)
@@ -69,7 +74,10 @@ final class DescriptorChannel: @unchecked Sendable {
             if count == 0 { finish(.closed); return }
             let code = errno
             if code == EINTR { continue }
-            if code == EAGAIN || code == EWOULDBLOCK { return }
+            if code == EAGAIN || code == EWOULDBLOCK {
+                hasUnreadInput = false
+                return
+            }
             finish(HCITransportError(errno: code, operation: "read from \(operation)"))
             return
         }

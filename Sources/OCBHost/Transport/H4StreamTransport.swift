@@ -38,6 +38,9 @@ public final class H4StreamTransport: HCITransport, @unchecked Sendable {
     private var channel: DescriptorChannel?
     private var opened = false
 
+    /// True while the last read turn left bytes unread (``HCITransport/hasUnreadInput``); on the transport's queue.
+    public var hasUnreadInput: Bool { lock.withLock { channel }?.hasUnreadInput ?? false }
+
     /// Makes a transport for `endpoint`; nothing is opened until ``open(queue:onPacket:onClose:)``.
     public init(endpoint: Endpoint) { self.endpoint = endpoint }
 

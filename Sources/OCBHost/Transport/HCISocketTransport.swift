@@ -100,6 +100,14 @@ public final class HCISocketTransport: HCITransport, @unchecked Sendable {
         try reader.write(packet.h4Bytes)
     }
 
+    /// True while the last read turn left datagrams unread (``HCITransport/hasUnreadInput``); on the transport's queue.
+    public var hasUnreadInput: Bool {
+        lock.lock()
+        let reader = descriptorChannel
+        lock.unlock()
+        return reader?.hasUnreadInput ?? false
+    }
+
     /// Closes the socket; `onClose(nil)` follows on the queue.
     public func close() {
         lock.lock()

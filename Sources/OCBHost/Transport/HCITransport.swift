@@ -23,4 +23,14 @@ public protocol HCITransport: AnyObject, Sendable {
 
     /// Stops the transport and releases its descriptor; `onClose(nil)` follows on the queue. Idempotent.
     func close()
+
+    /// True while the transport has read less than the controller sent (its last read turn stopped with bytes still
+    /// waiting), read on the transport's queue: a command's answer may be among them, so the host does not count that
+    /// time against the command's timeout.
+    var hasUnreadInput: Bool { get }
+}
+
+extension HCITransport {
+    /// False for a transport that cannot tell (it delivers what it has at once).
+    public var hasUnreadInput: Bool { false }
 }

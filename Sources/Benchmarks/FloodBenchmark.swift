@@ -1,0 +1,144 @@
+// The flood figures of issue #13 through the CoreBluetooth API: connect time with and without a flood, memory during and after it.
+
+import CoreBluetooth
+import Glibc
+import PeerSupport
+
+/// A central that counts discoveries of the flood's advertisers (D0:00:…) and notes alpha and its connection.
+private final class FloodCentral: NSObject, CBCentralManagerDelegate, @unchecked Sendable {
+    let queue = DispatchQueue(label: "benchmarks.flood")
+    private let condition = NSCondition()
+    private var flooded = 0
+    private var poweredOn = false
+    private var found: CBPeripheral?
+    private var connected = false
+
+    /// Discoveries of the flood's advertisers (the lock taken; inside ``wait(within:_:)``'s predicate use ``flood``).
+    var floodDiscoveries: Int { condition.withLock { flooded } }
+    /// The same, read under the lock ``wait(within:_:)`` already holds.
+    var flood: Int { flooded }
+
+    func centralManagerDidUpdateState(_ central: CBCentralManager) { signal { poweredOn = central.state == .poweredOn } }
+    func centralManager(_ central: CBCentralManager, didDiscover peripheral: CBPeripheral,
+                        advertisementData: [String: Any], rssi RSSI: NSNumber) {
+        if RSSI.intValue == -70, peripheral.address?.hasPrefix("D0:00:") == true {
+            signal { flooded += 1 }
+        } else if peripheral.name == "OCB Alpha" {
+            signal { found = peripheral }
+        }
+    }
+    func centralManager(_ central: CBCentralManager, didConnect peripheral: CBPeripheral) { signal { connected = true } }
+    func centralManager(_ central: CBCentralManager, didDisconnectPeripheral peripheral: CBPeripheral, error: (any Error)?) {
+        signal { connected = false }
+    }
+
+    private func signal(_ change: () -> Void) {
+        condition.lock()
+        change()
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits up to `seconds` for `predicate`, which runs with the lock held (read the plain fields); false on timeout.
+    func wait(within seconds: Double = 20, _ predicate: (FloodCentral) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while !predicate(self) { guard condition.wait(until: deadline) else { return predicate(self) } }
+        return true
+    }
+
+    /// Forgets alpha's discovery, to wait for the next one.
+    func forgetAlpha() { condition.withLock { found = nil } }
+
+    var isPoweredOn: Bool { poweredOn }
+    var alpha: CBPeripheral? { found }
+    var isConnected: Bool { connected }
+}
+
+/// This process's resident set now and at its peak (VmRSS, VmHWM of /proc/self/status), KiB.
+private func residentKiB() -> (now: Int, peak: Int) {
+    guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return (0, 0) }
+    func field(_ name: String) -> Int {
+        text.split(separator: "\n").first { $0.hasPrefix(name) }.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
+    }
+    return (field("VmRSS:"), field("VmHWM:"))
+}
+
+/// Connects to alpha and disconnects `times` times; the seconds from connect() to didConnect of each.
+private func connectTimes(_ manager: CBCentralManager, _ central: FloodCentral, _ alpha: CBPeripheral, times: Int) -> [Double]? {
+    var seconds: [Double] = []
+    for _ in 0..<times {
+        let start = ContinuousClock.now
+        manager.connect(alpha, options: nil)
+        guard central.wait({ $0.isConnected }) else { return nil }
+        let took = ContinuousClock.now - start
+        seconds.append(Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18)
+        manager.cancelPeripheralConnection(alpha)
+        guard central.wait({ !$0.isConnected }) else { return nil }
+        usleep(100_000)  // the peer's alpha advertises again
+    }
+    return seconds
+}
+
+/// Runs the flood against the virtual peer through CBCentralManager and prints its figures; false on failure.
+/// `count` distinct advertisers (peer control `flood`, Tests/Peer/README.md), the scan without AllowDuplicates.
+func runFloodBenchmark(count: Int) -> Bool {
+    func fail(_ what: String) -> Bool {
+        FileHandle.standardError.write(Data("Benchmarks: \(what)\n".utf8))
+        return false
+    }
+    let peer: VirtualPeer
+    do { peer = try VirtualPeer(controllers: 1) } catch { return fail("the virtual peer did not start: \(error)") }
+    defer { peer.stop() }
+    let central = FloodCentral()
+    let manager = CBCentralManager(delegate: central, queue: central.queue,
+                                   options: [CBCentralManagerOptionTransportKey: "tcp:127.0.0.1:\(peer.port())",
+                                             CBCentralManagerOptionShowPowerAlertKey: false])
+    guard central.wait({ $0.isPoweredOn }) else { return fail("the manager did not power on") }
+    manager.scanForPeripherals(withServices: nil, options: nil)
+    guard central.wait({ $0.alpha != nil }), let alpha = central.alpha else { return fail("OCB Alpha was not found") }
+    manager.stopScan()
+    guard let quiet = connectTimes(manager, central, alpha, times: 5) else { return fail("connect without a flood failed") }
+    let before = residentKiB()
+
+    central.forgetAlpha()
+    manager.scanForPeripherals(withServices: nil, options: nil)
+    // The flood goes to a host that scans: alpha discovered again says the scan is on.
+    guard central.wait({ $0.alpha != nil }) else { return fail("the second scan found nothing") }
+    let done = DispatchSemaphore(value: 0)
+    let peerSeconds = LockedDouble()
+    DispatchQueue.global().async {
+        peerSeconds.value = (try? peer.flood(count, timeout: 300)) ?? -1
+        done.signal()
+    }
+    // Connect while the flood runs (its first reports are in).
+    guard central.wait({ $0.flood > 0 }) else { return fail("no flood report arrived") }
+    guard let during = connectTimes(manager, central, alpha, times: 1) else { return fail("connect during the flood failed") }
+    guard done.wait(timeout: .now() + 300) == .success, peerSeconds.value >= 0 else { return fail("the peer's flood failed") }
+    _ = central.wait(within: 2) { $0.flood >= count }
+    let peak = residentKiB().peak
+    let discovered = central.floodDiscoveries
+    let dropped = manager.droppedDiscoveryCount
+    manager.stopScan()
+    usleep(3_000_000)
+    let after = residentKiB().now
+
+    func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+    print(String(format: "flood: %d distinct advertisers in %.2f s from the peer; %d discovered, %d dropped (counted)",
+                 count, peerSeconds.value, discovered, dropped))
+    print(String(format: "connect to OCB Alpha: %.0f ms without a flood (median of 5), %.0f ms during it (%.2fx)",
+                 median(quiet) * 1000, during[0] * 1000, during[0] / median(quiet)))
+    print("resident set: \(before.now / 1024) MiB before the scan, peak \(peak / 1024) MiB, \(after / 1024) MiB 3 s after stopScan")
+    return true
+}
+
+/// A Double set on one thread and read on another.
+private final class LockedDouble: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored = 0.0
+    var value: Double {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}
