@@ -11,7 +11,8 @@ import OCBGATT
 /// ``CentralHost/sendATTRequest(_:on:completion:)`` share the bearer's FIFO (one outstanding request, 30 s timeout).
 /// Every input (`receive`, `tick`, a request, a procedure started in `withGATT`) ends with the client's run, and
 /// returns what the host must do: PDUs to send on CID 0x0004, a new ATT_MTU, diagnostic lines, values no
-/// subscriber took. Completions (raw and GATT) run inside these calls, on the host's queue.
+/// subscriber took. Completions (raw and GATT) run inside these calls, on the host's queue. Package-visible so the
+/// libFuzzer harness (Sources/FuzzHarness, target gatt-client) drives this very wiring.
 package final class LinkATT {
     /// What the host has to do after a call.
     package struct Output {
