@@ -20,6 +20,7 @@ struct FuzzTarget: Sendable {
         FuzzTarget(name: "h4-stream", run: h4Stream),
         FuzzTarget(name: "l2cap", run: l2cap),
         FuzzTarget(name: "advertising-view", run: advertisingView),
+        FuzzTarget(name: "gatt-client", run: gattClient),
     ]
 
     /// The targets named by OCB_FUZZ_TARGET (comma-separated), or all of them.

@@ -47,7 +47,8 @@ enum FuzzReplay {
         }
     }
 
-    /// Distinct advertising payloads, events and ATT PDUs of every capture, and the small captures whole.
+    /// Distinct advertising payloads, events and ATT PDUs of every capture, and the small captures whole; for
+    /// gatt-client each capture's received ATT PDUs after a discovery, and the hand-made sessions.
     static func writeSeeds(to directory: String, fixtures: String) throws {
         var seeds: [String: Set<[UInt8]>] = [:]
         let folder = fixtures + "/captures"
@@ -70,6 +71,8 @@ enum FuzzReplay {
                 if aclSeed.count > 2_000 { break }
             }
             if !aclSeed.isEmpty { seeds["l2cap", default: []].insert(aclSeed) }
+            // gatt-client: Exchange MTU and a whole-database discovery, answered by the capture's received ATT PDUs.
+            var gattSeed: [UInt8] = [0x07] + GATTClientInput.procedure(0, 517) + GATTClientInput.procedure(6, 0x0001, 0xFFFF)
             for record in capture.records {
                 guard let packet = record.packet else { continue }
                 if packet.type == .event {
@@ -86,10 +89,13 @@ enum FuzzReplay {
                 } else if packet.type == .acl, record.direction == .received, let acl = try? HCIACLDataPacket(bytes: packet.bytes) {
                     for case .frame(let frame) in recombiner.receive(acl) where frame.channelID == .attributeProtocol {
                         seeds["att-pdu", default: []].insert(frame.payload)
+                        if gattSeed.count + frame.payload.count < 500 { gattSeed += GATTClientInput.pdu(frame.payload) }
                     }
                 }
             }
+            seeds["gatt-client", default: []].insert(gattSeed)
         }
+        GATTClientInput.handMadeSeeds.forEach { seeds["gatt-client", default: []].insert($0) }
         for (target, inputs) in seeds.sorted(by: { $0.key < $1.key }) {
             let targetDirectory = directory + "/" + target
             try FileManager.default.createDirectory(atPath: targetDirectory, withIntermediateDirectories: true)

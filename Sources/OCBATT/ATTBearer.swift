@@ -104,10 +104,15 @@ public struct ATTBearer: Sendable {
     /// Queues ATT_EXCHANGE_MTU_REQ offering `clientRxMTU` bytes (nil: ``receiveMTU``; values below 23 become 23), which
     /// becomes ``receiveMTU``: what goes on the wire is the offer, and ATT_MTU after the response is
     /// min(offer, Server Rx MTU) (§3.4.2.1, §3.4.2.2). Offered once per bearer: a second call completes at once
-    /// with ``ATTBearerError/mtuAlreadyExchanged``. `now` nil: the timer starts at the next call with the time.
+    /// with ``ATTBearerError/mtuAlreadyExchanged``; after closure it completes at once with
+    /// ``ATTBearerError/bearerClosed`` and changes neither MTU. `now` nil: the timer starts at the next call with the time.
     @discardableResult
     public mutating func exchangeMTU(clientRxMTU: UInt16? = nil, now: ContinuousClock.Instant?) -> ATTRequestID {
         let id = makeID()
+        guard !isClosed else {
+            events.append(.requestCompleted(id, .failure(.bearerClosed)))
+            return id
+        }
         guard !mtuOffered else {
             events.append(.requestCompleted(id, .failure(.mtuAlreadyExchanged)))
             return id

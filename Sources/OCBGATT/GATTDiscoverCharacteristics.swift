@@ -9,7 +9,8 @@ import OCBATT
 ///
 /// A characteristic ends before the next characteristic declaration, the last one at the service end.
 /// The loop ends on Attribute Not Found or at the service end or 0xFFFF; an entry below the requested start or the
-/// previous declaration fails it (``handleOrderError(_:next:response:)``).
+/// previous declaration fails it (``handleOrderError(_:next:response:)``), and so does a declaration at or below the
+/// previous characteristic's value handle (that value would lie outside its characteristic, Vol 3 Part G §3.3.2).
 struct GATTDiscoverCharacteristics: GATTProcedure {
     /// The service searched.
     let service: GATTService
@@ -58,6 +59,12 @@ struct GATTDiscoverCharacteristics: GATTProcedure {
                     return .failed(.malformed(GATTMalformedResponse(
                         response: response.name,
                         reason: "characteristic at 0x\(hex16(entry.handle)) names value handle 0x\(hex16(declaration.valueHandle)) past the service end 0x\(hex16(service.endHandle))")))
+                }
+                // The previous characteristic ends before this declaration, so its value handle must lie below it.
+                if let previous = declarations.last, entry.handle <= previous.valueHandle {
+                    return .failed(.malformed(GATTMalformedResponse(
+                        response: response.name,
+                        reason: "characteristic declaration at 0x\(hex16(entry.handle)) lies at or below the value handle 0x\(hex16(previous.valueHandle)) of the one at 0x\(hex16(previous.handle))")))
                 }
                 declarations.append((entry.handle, declaration.properties, declaration.valueHandle, declaration.uuid))
                 progressed = true

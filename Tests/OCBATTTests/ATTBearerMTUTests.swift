@@ -69,6 +69,20 @@ import Testing
         #expect(bearer.takeEvents() == [.requestCompleted(second, .failure(.mtuAlreadyExchanged))])
     }
 
+    @Test func anOfferAfterClosureFailsAndChangesNoMTU() {
+        // Found by the gatt-client fuzz target: the peer's Exchange MTU Request announces 3470 (0x0D8E), the link ends,
+        // then a raw Exchange MTU offering 3470 set our receive MTU and with it ATT_MTU to 3470 on the closed bearer.
+        var bearer = ATTBearer()
+        bearer.receive(hex("02 8e 0d"), now: t0)
+        #expect(sent(bearer.takeEvents()) == [hex("03 05 02")])
+        #expect(bearer.mtu == 517)
+        bearer.close()
+        _ = bearer.takeEvents()
+        let offer = bearer.exchangeMTU(clientRxMTU: 3470, now: t0)
+        #expect(bearer.takeEvents() == [.requestCompleted(offer, .failure(.bearerClosed))])
+        #expect(bearer.mtu == 517 && bearer.receiveMTU == 517)
+    }
+
     @Test func smallReceiveMTUBoundsTheExchange() {
         var bearer = ATTBearer(receiveMTU: 185)
         bearer.receive(hex("02 05 02"), now: t0)

@@ -82,6 +82,35 @@ import OCBATT
         #expect(client.cache.characteristics[0x0001]?.map(\.valueHandle) == [0x0003])
     }
 
+    @Test func declarationAtOrBelowThePreviousValueHandleIsMalformed() {
+        // Found by the gatt-client fuzz target: decl 0x0002 names value 0x0003, and the next declaration is at 0x0003,
+        // so the first characteristic (ending at 0x0002) would hold no value; the part kept is consistent.
+        let client = GATTClient()
+        let outcome = Outcome<[GATTCharacteristic]>()
+        client.discoverCharacteristics(of: service, completion: outcome.completion)
+        exchange(client, "08 01 00 0a 00 03 28", "09 07 02 00 0a 03 00 00 2a 03 00 02 04 00 01 2a")
+        guard case .malformed? = outcome.error else {
+            Issue.record("expected malformed, got \(String(describing: outcome.result))")
+            return
+        }
+        #expect(client.cache.characteristics[0x0001] == [
+            GATTCharacteristic(declarationHandle: 0x0002, valueHandle: 0x0003, endHandle: 0x000A, properties: [.read, .write],
+                               uuid: BluetoothUUID(0x2A00)),
+        ])
+        // Across responses too: the fuzz input's value 0xF500 of decl 0x0200, then a declaration at 0x0801.
+        let whole = GATTService(uuid: BluetoothUUID(0xFE59), isPrimary: true, startHandle: 0x0001, endHandle: 0xFFFF)
+        let again = GATTClient()
+        let second = Outcome<[GATTCharacteristic]>()
+        again.discoverCharacteristics(of: whole, completion: second.completion)
+        exchange(again, "08 01 00 ff ff 03 28", "09 07 00 02 18 00 f5 ff 05")
+        exchange(again, "08 01 02 ff ff 03 28", "09 07 01 08 18 00 0a 06 05")
+        guard case .malformed? = second.error else {
+            Issue.record("expected malformed, got \(String(describing: second.result))")
+            return
+        }
+        #expect(again.cache.characteristics[0x0001]?.allSatisfy { $0.valueHandle <= $0.endHandle } == true)
+    }
+
     @Test func descriptorsInsideTheCharacteristicOnly() {
         let client = GATTClient()
         let outcome = Outcome<[GATTDescriptor]>()

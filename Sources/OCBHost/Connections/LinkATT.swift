@@ -11,27 +11,29 @@ import OCBGATT
 /// ``CentralHost/sendATTRequest(_:on:completion:)`` share the bearer's FIFO (one outstanding request, 30 s timeout).
 /// Every input (`receive`, `tick`, a request, a procedure started in `withGATT`) ends with the client's run, and
 /// returns what the host must do: PDUs to send on CID 0x0004, a new ATT_MTU, diagnostic lines, values no
-/// subscriber took. Completions (raw and GATT) run inside these calls, on the host's queue.
-final class LinkATT {
+/// subscriber took. Completions (raw and GATT) run inside these calls, on the host's queue. Package-visible so the
+/// libFuzzer harness (Sources/FuzzHarness, target gatt-client) drives this very wiring.
+package final class LinkATT {
     /// What the host has to do after a call.
-    struct Output {
+    package struct Output {
         /// ATT PDUs for CID 0x0004, in order.
-        var send: [[UInt8]] = []
+        package var send: [[UInt8]] = []
         /// The new ATT_MTU in bytes, when it changed.
-        var mtu: UInt16?
+        package var mtu: UInt16?
         /// Lines for ``HostEvent/diagnostic(_:)``.
-        var diagnostics: [String] = []
+        package var diagnostics: [String] = []
         /// Notifications and indications no GATT subscriber took, each as a Handle Value Notification (0x1B) or
         /// Indication (0x1D) PDU, for ``HostEvent/attReceived(handle:pdu:)`` (the indication is confirmed already).
-        var unclaimedValues: [[UInt8]] = []
+        package var unclaimedValues: [[UInt8]] = []
         /// True in the output of the call in which the bearer closed on a transaction timeout (Vol 3 Part F §3.3.3):
         /// no ATT PDU may be sent on this bearer any more, so the host disconnects the link.
-        var transactionTimedOut = false
+        package var transactionTimedOut = false
     }
 
-    let handle: ConnectionHandle
+    /// The connection this is the ATT side of.
+    package let handle: ConnectionHandle
     /// The connection's GATT client, which owns its ATT bearer (used on the host's queue only).
-    let client: GATTClient
+    package let client: GATTClient
     private var rawHandlers: [ATTRequestID: (Result<[UInt8], HostError>) -> Void] = [:]
     /// Why the bearer closed, for raw requests failing with "bearer closed".
     private var closeError: HostError?
@@ -41,9 +43,11 @@ final class LinkATT {
 
     /// True once the bearer closed on a transaction timeout; the link's end is then reported with
     /// ``HostError/attTimeout(_:)``.
-    private(set) var timedOut = false
+    package private(set) var timedOut = false
 
-    init(handle: ConnectionHandle, receiveMTU: UInt16 = ATTBearer.defaultReceiveMTU,
+    /// Makes the ATT side of a new connection: its GATT client and bearer (`receiveMTU` offered and accepted, the
+    /// ATT transaction timeout), no raw request waiting.
+    package init(handle: ConnectionHandle, receiveMTU: UInt16 = ATTBearer.defaultReceiveMTU,
          transactionTimeout: Duration = ATTBearer.defaultTransactionTimeout) {
         self.handle = handle
         client = GATTClient(receiveMTU: receiveMTU, transactionTimeout: transactionTimeout)
@@ -51,19 +55,19 @@ final class LinkATT {
     }
 
     /// When the outstanding request times out.
-    var nextDeadline: ContinuousClock.Instant? { client.nextDeadline }
+    package var nextDeadline: ContinuousClock.Instant? { client.nextDeadline }
 
     /// True once the bearer closed (transaction timeout or link end): nothing more goes out.
-    var isClosed: Bool { client.isClosed }
+    package var isClosed: Bool { client.isClosed }
 
     /// ATT_MTU in bytes: the bearer's.
-    var mtu: Int { client.mtu }
+    package var mtu: Int { client.mtu }
 
     /// The bearer's ATT_MTU as this link publishes it to other threads (updated on each change).
     let publishedMTU = LinkMTU()
 
     /// Runs the GATT client over its bearer and sorts out what is left for the host.
-    func run(now: ContinuousClock.Instant) -> Output {
+    package func run(now: ContinuousClock.Instant) -> Output {
         sort(client.run(now: now))
     }
 
@@ -100,17 +104,17 @@ final class LinkATT {
     }
 
     /// One PDU received on CID 0x0004.
-    func receive(_ pdu: [UInt8], now: ContinuousClock.Instant) -> Output {
+    package func receive(_ pdu: [UInt8], now: ContinuousClock.Instant) -> Output {
         sort(client.receive(pdu, now: now))
     }
 
     /// Checks the transaction timeout.
-    func tick(now: ContinuousClock.Instant) -> Output {
+    package func tick(now: ContinuousClock.Instant) -> Output {
         sort(client.tick(now: now))
     }
 
     /// Queues a raw request PDU (opcode first); `done` gets its response PDU, an Error Response included.
-    func request(_ pdu: [UInt8], now: ContinuousClock.Instant, _ done: @escaping (Result<[UInt8], HostError>) -> Void) -> Output {
+    package func request(_ pdu: [UInt8], now: ContinuousClock.Instant, _ done: @escaping (Result<[UInt8], HostError>) -> Void) -> Output {
         let decoded: ATTPDU
         do { decoded = try ATTPDU(bytes: pdu) } catch {
             done(.failure(.attRequestRejected("\(error)")))
@@ -129,7 +133,7 @@ final class LinkATT {
 
     /// Offers `offered` as our receive MTU (Vol 3 Part F §3.4.2.1); `done` gets the Exchange MTU Response PDU.
     /// The bearer offers once per connection, exactly what the caller asked (at least 23).
-    func exchangeMTU(_ offered: UInt16, now: ContinuousClock.Instant, _ done: @escaping (Result<[UInt8], HostError>) -> Void) -> Output {
+    package func exchangeMTU(_ offered: UInt16, now: ContinuousClock.Instant, _ done: @escaping (Result<[UInt8], HostError>) -> Void) -> Output {
         rawHandlers[client.enqueueExchangeMTU(clientRxMTU: offered, now: now)] = done
         return run(now: now)
     }
@@ -155,7 +159,7 @@ final class LinkATT {
     }
 
     /// The link ended: the client's procedures complete with ``GATTError/disconnected``, raw requests with `error`.
-    func close(_ error: HostError, now: ContinuousClock.Instant) {
+    package func close(_ error: HostError, now: ContinuousClock.Instant) {
         closeError = error
         _ = sort(client.close(now: now))
     }
