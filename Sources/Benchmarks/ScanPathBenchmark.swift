@@ -44,10 +44,12 @@ enum ScanPathBenchmark {
                         return false
                     }
                     let wall = Double(result.reports) / result.seconds
-                    let cpu = Double(result.reports) / max(result.stackCPUSeconds, 1e-9)
-                    print(String(format: "%@ pass %d allowDuplicates=%@: %9.0f reports/s wall, %9.0f reports per stack CPU "
-                                 + "second, %d delivered, %d dropped", changing ? "changing data " : "repeating data",
-                                 pass, duplicates ? "true " : "false", wall, cpu, result.delivered, result.dropped))
+                    let delivered = Double(result.delivered) / result.seconds
+                    let cpu = result.stackCPUSeconds / Double(result.reports) * 1e6
+                    print(String(format: "%@ pass %d allowDuplicates=%@: %8.0f reports/s taken in, %8.0f/s to didDiscover, "
+                                 + "%.2f µs stack CPU per report; %d delivered, %d dropped (counted)",
+                                 changing ? "changing data " : "repeating data", pass, duplicates ? "true " : "false",
+                                 wall, delivered, cpu, result.delivered, result.dropped))
                 }
             }
         }

@@ -34,6 +34,20 @@ import Testing
         #expect(flow.nextPacketsToSend(now: now).count == 5 && flow.queuedCount == 1)
     }
 
+    @Test func postponedDeadlinesMoveOnlyEarlierOnes() throws {
+        // The host had unread input when the timer fired: the answer may be in it, so the wait goes on to `later`.
+        var flow = HCICommandFlow(timeout: .milliseconds(500))
+        let start = ContinuousClock.now
+        let ticket = flow.enqueue(HCIReset())
+        _ = flow.nextPacketsToSend(now: start)
+        #expect(flow.nextDeadline == start.advanced(by: .milliseconds(500)))
+        flow.postponeDeadlines(to: start.advanced(by: .milliseconds(750)))
+        #expect(flow.tick(now: start.advanced(by: .milliseconds(600))).isEmpty, "not timed out at its first deadline")
+        flow.postponeDeadlines(to: start.advanced(by: .milliseconds(700)))
+        #expect(flow.nextDeadline == start.advanced(by: .milliseconds(750)), "a later deadline is never moved earlier")
+        #expect(flow.tick(now: start.advanced(by: .milliseconds(750))).map(\.ticket) == [ticket])
+    }
+
     @Test func unansweredCommandTimesOut() throws {
         var flow = HCICommandFlow(timeout: .milliseconds(500))
         let start = ContinuousClock.now

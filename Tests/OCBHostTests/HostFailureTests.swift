@@ -120,3 +120,26 @@ import Testing
     // First record's packet: H4 command 01, HCI_Reset opcode 03 0C, length 00.
     #expect(Array(bytes.dropFirst(16 + 24).prefix(4)) == [0x01, 0x03, 0x0C, 0x00])
 }
+
+extension HostFailureTests {
+
+    /// The peer floods the scan with 100,000 advertisers faster than the host reads them, so the answers to the host's
+    /// commands wait behind megabytes of reports in the stream. With a 500 ms command timeout the host must not take
+    /// that for a silent controller (no reset, no resetting state): the connect made during the flood completes.
+    @Test func aFloodTheHostIsBehindOnIsNoUnresponsiveController() async throws {
+        let peer = try VirtualPeer()
+        defer { peer.stop() }
+        let (host, log) = makeHost(peer, commandTimeout: .milliseconds(500))
+        defer { host.stop() }
+        try await host.start()
+        try await host.startScan(ScanOptions(isActive: false, controllerFiltersDuplicates: false, hostFiltersDuplicates: true))
+        #expect(log.first(within: 5) { if case .discovered(let device) = $0, device.peer == PeerDevices.alpha { true } else { nil } } == true)
+        let flooding = Task.detached { try peer.flood(100_000, timeout: 120) }
+        #expect(log.first(within: 10) { if case .discovered(let device) = $0, device.peer.address.value >> 40 == 0xD0 { true } else { nil } } == true)
+        host.connect(to: PeerDevices.alpha, options: ConnectOptions(timeout: .seconds(30)))
+        #expect(log.first(within: 40) { $0.connected } != nil, "the connect made during the flood completes")
+        _ = try await flooding.value
+        #expect(log.first(within: 0.1) { if case .controllerUnresponsive = $0 { true } else { nil } } == nil)
+        #expect(host.state == .poweredOn)
+    }
+}

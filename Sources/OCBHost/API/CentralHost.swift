@@ -20,7 +20,7 @@ import OCBHCI
 public protocol CentralHost: AnyObject, Sendable {
     /// Sets where and to whom events and completions are delivered (replaces any earlier handler).
     func setEventHandler(queue: DispatchQueue, _ handler: @escaping @Sendable (HostEvent) -> Void)
-    /// Discoveries (``HostEvent/discovered(_:)``) dropped because the handler was slower than the air: at most 4,096
+    /// Discoveries (``HostEvent/discovered(_:)``) dropped because the handler was slower than the air: at most 16,384
     /// wait for it; safe from any thread. Counts since the host was made.
     var droppedDiscoveryCount: Int { get }
     /// Opens the controller and brings it up; the completion gets what was learned or why it failed

@@ -7,8 +7,9 @@ import Foundation
 /// backend behind a flood of advertisers) never makes the queue grow without end. Other events are never dropped.
 /// Used from the host's queue (admit) and the event queue (handed over).
 final class DiscoveryGate: @unchecked Sendable {
-    /// The most discoveries waiting for the handler: a burst of about 14 ms at 300,000 reports/s; each holds at most
-    /// 1,650 bytes of advertising data and scan response (about 7 MB in all).
+    /// The most discoveries waiting for the handler: a burst of about 55 ms at the 300,000 reports/s the host takes in
+    /// (scripts/bench-scan); each holds its advertising data and scan response, typically 50-200 bytes and at most
+    /// 1,650 (about 27 MB in all at worst).
     static let limit = 16_384
 
     private let lock = NSLock()
