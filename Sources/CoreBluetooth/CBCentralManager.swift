@@ -133,7 +133,8 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     /// batches, ``SerialBatcher``: a dispatch per discovery would cost more than the discovery).
     private func start() {
         if let record = restoration?.load() { restore(record) }
-        let delivery = SerialBatcher<FacadeDelivery>(queue: queue, gatheringOn: backend.eventQueue) { [weak self] item in
+        let delivery = SerialBatcher<FacadeDelivery>(queue: queue, gatheringOn: backend.eventQueue,
+                                                     isBulk: { if case .discovery = $0 { true } else { false } }) { [weak self] item in
             guard let self else { return }
             switch item {
             case .discovery(let discovery):

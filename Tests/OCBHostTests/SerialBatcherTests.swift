@@ -29,7 +29,7 @@ import Testing
     @Test func aFloodLeavesTheQueueToOtherWorkBetweenTurnsOf256() {
         let consumer = DispatchQueue(label: "test.consumer")
         let log = Log()
-        let batcher = SerialBatcher<Int>(queue: consumer) { log.add("\($0)") }
+        let batcher = SerialBatcher<Int>(queue: consumer, isBulk: { _ in true }) { log.add("\($0)") }
         consumer.sync {
             // Posted while the queue is busy: all 1,000 wait, then a block from elsewhere (an app's connect).
             for value in 0..<1_000 { batcher.post(value) }
@@ -39,6 +39,22 @@ import Testing
         while log.all.count < 1_001, spins < 5_000 { usleep(1_000); spins += 1 }
         #expect(log.all.firstIndex(of: "connect") == SerialBatcher<Int>.turnLimit, "the connect ran after the first turn")
         #expect(log.all.filter { $0 != "connect" } == (0..<1_000).map { "\($0)" })
+    }
+
+    @Test func otherItemsOvertakeTheBulkOnesStillWaitingEachLaneInOrder() {
+        // 1,000 discoveries (bulk) wait; a connection event posted after them is handed over at the next turn, before
+        // the discoveries still waiting; each lane keeps its order.
+        let consumer = DispatchQueue(label: "test.consumer")
+        let log = Log()
+        let batcher = SerialBatcher<String>(queue: consumer, isBulk: { $0.hasPrefix("discovered") }) { log.add($0) }
+        consumer.sync {
+            for value in 0..<1_000 { batcher.post("discovered \(value)") }
+            batcher.post("connected")
+        }
+        var spins = 0
+        while log.all.count < 1_001, spins < 5_000 { usleep(1_000); spins += 1 }
+        #expect(log.all.first == "connected", "the link's event does not wait behind the flood")
+        #expect(log.all.dropFirst() == ArraySlice((0..<1_000).map { "discovered \($0)" }))
     }
 
     @Test func withAProducerQueueABlocksItemsGoOverTogetherAfterItEnds() {

@@ -102,12 +102,9 @@ extension HostController {
 
     /// Feeds one observation to the running scan.
     func observe(_ observation: AdvertisingObservation) {
-        guard scan != nil else { return }
-        let deadline = scan?.merger.nextDeadline
-        for device in scan?.merger.receive(observation, now: .now) ?? [] {
-            if !emitDiscovery(device) { scan?.merger.forgetReported(device.peer) }
-        }
-        if scan?.merger.nextDeadline != deadline { rescheduleTimer() }
+        guard let (devices, deadlineMoved) = scan?.receive(observation, now: .now) else { return }
+        for device in devices where !emitDiscovery(device) { scan?.merger.forgetReported(device.peer) }
+        if deadlineMoved { rescheduleTimer() }
     }
 
     /// The controller ended the scan on its own (LE Scan Timeout, §7.7.65.17).

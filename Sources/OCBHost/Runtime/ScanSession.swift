@@ -33,6 +33,14 @@ struct ScanSession {
     var family: CommandFamily
     /// Kernel mode only: the scan is the kernel's discovery (management Start Discovery), not our own commands.
     var discovery: KernelDiscovery? = nil
+
+    /// Feeds one observation to the merger in place (one access on the host's path of every report): the devices to
+    /// report, and whether the merger's next deadline moved (the host's timer then needs re-arming).
+    mutating func receive(_ observation: AdvertisingObservation, now: ContinuousClock.Instant) -> (devices: [DiscoveredDevice], deadlineMoved: Bool) {
+        let before = merger.nextDeadline
+        let devices = merger.receive(observation, now: now)
+        return (devices, merger.nextDeadline != before)
+    }
 }
 
 /// Who runs the kernel discovery a kernel-mode scan receives its reports from (BlueZ doc/mgmt-api.txt).

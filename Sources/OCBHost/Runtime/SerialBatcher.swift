@@ -3,13 +3,15 @@
 import Dispatch
 import Foundation
 
-/// Delivers items posted from any thread to `handler` on `queue`, in the order posted.
+/// Delivers items posted from any thread to `handler` on `queue`, in the order posted within each of two lanes.
 ///
 /// A dispatch per item costs a queue operation and often a thread wake-up, more than the work of an advertising
-/// report itself; here a post only appends under a lock, and one block on `queue` hands over what has gathered:
-/// at most ``turnLimit`` items per block, so other work on `queue` (an app's connect, a stop) runs between turns
-/// of a flood. Nothing is dropped or reordered; how many items may wait is the business of the poster (the host and
-/// the facade bound what they post from the air, see ``CentralHost``'s discovery bound).
+/// report itself; here a post only appends under a lock, and one block on `queue` hands over what has gathered.
+/// Items `isBulk` calls bulk (discoveries) go at most ``turnLimit`` per block, so other work on `queue` (an app's
+/// connect, a stop) runs between turns of a flood; the others (a connection, a state change, a completion) overtake
+/// the bulk items still waiting, so a link's events never queue behind thousands of advertisements. Nothing is
+/// dropped; how many items may wait is the business of the poster (the host and the facade bound what they post from
+/// the air, see ``CentralHost``'s discovery bound).
 package final class SerialBatcher<Item>: @unchecked Sendable {
     /// The most items one block on the queue hands over before yielding the queue.
     package static var turnLimit: Int { 256 }
@@ -17,33 +19,41 @@ package final class SerialBatcher<Item>: @unchecked Sendable {
     private let queue: DispatchQueue
     private let producer: DispatchQueue?
     private let handler: (Item) -> Void
+    private let isBulk: (Item) -> Bool
     private let lock = NSLock()
-    /// Posted, not yet taken by a turn (lock held).
+    /// Posted, not yet taken by a turn (lock held): the other items, and the bulk ones.
     private var waiting: [Item] = []
+    private var waitingBulk: [Item] = []
     /// A turn is scheduled or running (lock held).
     private var scheduled = false
     /// A flush is scheduled on the producer's queue (lock held).
     private var gathering = false
-    /// Taken by the turns and not all handed over yet (on `queue` only), and the next one's index.
+    /// Bulk items taken by the turns and not all handed over yet (on `queue` only), and the next one's index.
     private var current: [Item] = []
     private var next = 0
+    /// The other items, taken all at once by a turn (on `queue` only).
+    private var urgent: [Item] = []
 
     /// Makes a batcher that runs `handler` on `queue` (serial) for each posted item. With `producer`, the serial
     /// queue the items are posted on, the first post of a block on it schedules the hand-over only once that block
     /// ends, so everything one block produces (the reports of one read) goes over in one turn.
-    package init(queue: DispatchQueue, gatheringOn producer: DispatchQueue? = nil, handler: @escaping (Item) -> Void) {
+    /// `isBulk` picks the items handed over ``turnLimit`` at a time behind the others (none by default).
+    package init(queue: DispatchQueue, gatheringOn producer: DispatchQueue? = nil, isBulk: @escaping (Item) -> Bool = { _ in false },
+                 handler: @escaping (Item) -> Void) {
         self.queue = queue
         self.producer = producer
+        self.isBulk = isBulk
         self.handler = handler
     }
 
     /// True when every item posted was handed over and no turn is due (a test's way to wait for the hand-over).
-    package var isIdle: Bool { lock.withLock { !scheduled && !gathering && waiting.isEmpty } }
+    package var isIdle: Bool { lock.withLock { !scheduled && !gathering && waiting.isEmpty && waitingBulk.isEmpty } }
 
     /// Queues `item`; `handler` gets it on `queue` after every item posted before it.
     package func post(_ item: Item) {
+        let bulk = isBulk(item)
         let next: PostFollowUp = lock.withLock {
-            waiting.append(item)
+            if bulk { waitingBulk.append(item) } else { waiting.append(item) }
             if scheduled || gathering { return .none }
             if let producer {
                 gathering = true
@@ -63,20 +73,25 @@ package final class SerialBatcher<Item>: @unchecked Sendable {
     private func endGathering() {
         let schedule: Bool = lock.withLock {
             gathering = false
-            guard !scheduled, !waiting.isEmpty else { return false }
+            guard !scheduled, !waiting.isEmpty || !waitingBulk.isEmpty else { return false }
             scheduled = true
             return true
         }
         if schedule { queue.async { self.turn() } }
     }
 
-    /// Hands over up to ``turnLimit`` items, then schedules the next turn if more wait.
+    /// Hands over every other item waiting, then up to ``turnLimit`` bulk ones, then schedules the next turn if more wait.
     private func turn() {
         if next == current.count {
             current.removeAll(keepingCapacity: current.capacity <= 4_096)
             next = 0
-            lock.withLock { swap(&current, &waiting) }
         }
+        lock.withLock {
+            swap(&urgent, &waiting)
+            if current.isEmpty { swap(&current, &waitingBulk) }
+        }
+        for item in urgent { handler(item) }
+        urgent.removeAll(keepingCapacity: true)
         let end = min(current.count, next + Self.turnLimit)
         while next < end {
             let item = current[next]
@@ -84,7 +99,7 @@ package final class SerialBatcher<Item>: @unchecked Sendable {
             handler(item)
         }
         let more: Bool = lock.withLock {
-            scheduled = next < current.count || !waiting.isEmpty
+            scheduled = next < current.count || !waiting.isEmpty || !waitingBulk.isEmpty
             return scheduled
         }
         if more { queue.async { self.turn() } }

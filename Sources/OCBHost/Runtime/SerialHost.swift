@@ -89,7 +89,7 @@ enum HostDelivery {
     /// Each discovery handed over is counted off `gate`.
     static func outbox(queue: DispatchQueue, gatheringOn host: DispatchQueue, gate: DiscoveryGate,
                        handler: (@Sendable (HostEvent) -> Void)?) -> SerialBatcher<HostDelivery> {
-        SerialBatcher(queue: queue, gatheringOn: host) { item in
+        SerialBatcher(queue: queue, gatheringOn: host, isBulk: { if case .event(.discovered) = $0 { true } else { false } }) { item in
             switch item {
             case .event(let event):
                 if case .discovered = event { gate.handedOver() }

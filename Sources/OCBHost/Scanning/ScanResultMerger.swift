@@ -73,6 +73,8 @@ public struct ScanResultMerger: Sendable {
     /// What is remembered of one advertiser.
     private struct Advertiser: Sendable {
         var lastHeard: ContinuousClock.Instant
+        /// The instant of its entry in ``heard`` (at most one a second; the entry is current while this matches).
+        var queuedAt: ContinuousClock.Instant
         var lastAdvertising: AdvertisingObservation?
         var lastResponse: [UInt8]?
         var reported: Signature?
@@ -86,10 +88,11 @@ public struct ScanResultMerger: Sendable {
     /// held (``trimOrder()``), which makes ``nextDeadline`` O(1) on a path that asks for it after every report.
     private var order: [(peer: PeerAddress, deadline: ContinuousClock.Instant)] = []
     private var orderHead = 0
-    /// Every receive from a remembered advertiser, oldest first from `heardHead`: an entry is current while its instant
-    /// is the advertiser's `lastHeard` (later receives leave stale ones behind, skipped and compacted). Eviction and
-    /// ageing take from its front, O(1) each instead of a sort or a scan of every advertiser; it holds at most four
-    /// entries per remembered advertiser (``compactHeard()``).
+    /// The advertisers in the order heard, oldest first from `heardHead`: an advertiser is queued when first heard and
+    /// again when heard a second or more after its entry (so at most one entry a second each); an entry is current
+    /// while it is the advertiser's `queuedAt`. Eviction and ageing take from the front, and an advertiser heard since
+    /// its entry is queued again at its `lastHeard` instead of forgotten: least recently heard first, O(1) amortised,
+    /// instead of a sort or a scan of every advertiser. At most four entries per advertiser (``compactHeard()``).
     private var heard: [(peer: PeerAddress, at: ContinuousClock.Instant)] = []
     private var heardHead = 0
     private var advertisers: [PeerAddress: Advertiser] = [:]
@@ -146,13 +149,17 @@ public struct ScanResultMerger: Sendable {
             index = known
         } else {
             if advertisers.count >= configuration.capacity { devices += evictLeastRecentlyHeard() }
-            advertisers[peer] = Advertiser(lastHeard: now)
+            advertisers[peer] = Advertiser(lastHeard: now, queuedAt: now)
+            heard.append((peer, now))
             guard let added = advertisers.index(forKey: peer) else { return devices }
             index = added
         }
         advertisers.values[index].lastHeard = now
-        heard.append((peer, now))
-        compactHeard()
+        if now >= advertisers.values[index].queuedAt.advanced(by: .seconds(1)) {
+            advertisers.values[index].queuedAt = now
+            heard.append((peer, now))
+            compactHeard()
+        }
         if observation.isScanResponse {
             advertisers.values[index].lastResponse = observation.data
             let advertising: AdvertisingObservation
@@ -205,8 +212,13 @@ public struct ScanResultMerger: Sendable {
         while heardHead < heard.count, heard[heardHead].at < oldest {
             let entry = heard[heardHead]
             heardHead += 1
-            if advertisers[entry.peer]?.lastHeard == entry.at { stale.append(entry.peer) }
+            switch frontEntry(entry) {
+            case .stale: continue
+            case .heardSince(let instant) where instant >= oldest: requeue(entry.peer, at: instant)
+            case .heardSince, .current: stale.append(entry.peer)
+            }
         }
+        compactHeard()
         return forget(stale)
     }
 
@@ -215,9 +227,35 @@ public struct ScanResultMerger: Sendable {
         while heardHead < heard.count {
             let entry = heard[heardHead]
             heardHead += 1
-            if advertisers[entry.peer]?.lastHeard == entry.at { return forget([entry.peer]) }
+            switch frontEntry(entry) {
+            case .stale: continue
+            case .heardSince(let instant): requeue(entry.peer, at: instant)
+            case .current: return forget([entry.peer])
+            }
         }
         return []
+    }
+
+    /// What an entry taken from the front of ``heard`` says.
+    private enum FrontEntry {
+        /// Not the advertiser's entry any more (forgotten, or queued again later).
+        case stale
+        /// The advertiser's entry, and it was heard since, last at this instant.
+        case heardSince(ContinuousClock.Instant)
+        /// The advertiser's entry, and it was not heard since.
+        case current
+    }
+
+    private func frontEntry(_ entry: (peer: PeerAddress, at: ContinuousClock.Instant)) -> FrontEntry {
+        guard let advertiser = advertisers[entry.peer], advertiser.queuedAt == entry.at else { return .stale }
+        return advertiser.lastHeard > entry.at ? .heardSince(advertiser.lastHeard) : .current
+    }
+
+    /// Queues `peer` again at `instant`, the last time it was heard.
+    private mutating func requeue(_ peer: PeerAddress, at instant: ContinuousClock.Instant) {
+        guard let index = advertisers.index(forKey: peer) else { return }
+        advertisers.values[index].queuedAt = instant
+        heard.append((peer, instant))
     }
 
     /// Drops the consumed front of ``heard`` once it is half of it, and its stale entries once they outnumber the
@@ -228,7 +266,7 @@ public struct ScanResultMerger: Sendable {
             heardHead = 0
         }
         if heard.count - heardHead > 4 * max(advertisers.count, 256) {
-            heard = heard[heardHead...].filter { advertisers[$0.peer]?.lastHeard == $0.at }
+            heard = heard[heardHead...].filter { advertisers[$0.peer]?.queuedAt == $0.at }
             heardHead = 0
         }
     }

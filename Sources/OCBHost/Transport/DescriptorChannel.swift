@@ -39,7 +39,11 @@ final class DescriptorChannel: @unchecked Sendable {
 
     deinit { buffer.deallocate() }
 
-    /// True when the last read turn stopped at its limit of 64 reads with bytes still waiting: the host is behind what
+    /// The most reads one readiness event makes before it yields the queue (8 × 16 KiB of H4 is about 3,000 reports):
+    /// other work on the host's queue (an app's connect, a timer) waits at most that long behind a flood.
+    static let readsPerTurn = 8
+
+    /// True when the last read turn stopped at its limit of ``readsPerTurn`` reads with bytes still waiting: the host is behind what
     /// the other side sent (an answer it waits for may be among the unread bytes). Read on the channel's queue.
     private(set) var hasUnreadInput = false
 
@@ -64,7 +68,7 @@ final class DescriptorChannel: @unchecked Sendable {
 
     private func readAvailable(_ onChunk: ([UInt8]) -> HCITransportError?) {
         hasUnreadInput = true  // until a read finds nothing more
-        for _ in 0..<64 {
+        for _ in 0..<Self.readsPerTurn {
             guard isOpen else { return }
             let count = Glibc.read(descriptor, buffer.baseAddress, readCapacity)
             if count > 0 {
