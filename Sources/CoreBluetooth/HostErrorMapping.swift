@@ -33,12 +33,14 @@ extension BackendError {
 
 extension HostError {
     /// True when the error says the controller itself went away or was given up (transport closed or failed, Hardware
-    /// Error, a command never answered, the host stopped or not powered on, a missing capability): the host then
+    /// Error, a command never answered, the host stopped or not powered on, a missing capability, a management
+    /// command answered Invalid Index 0x11: the kernel no longer has the controller, doc/mgmt-api.txt): the host then
     /// reports a state below `.poweredOn`, which ends the facade's scan and invalidates its peripherals, so a scan or
     /// link ended this way needs no event of its own, and a link never reconnects by itself.
     var meansControllerLost: Bool {
         switch self {
         case .transportClosed, .transportFailed, .hardwareError, .commandTimeout, .stopped, .notPoweredOn, .permissionDenied: true
+        case .managementCommandFailed(_, .invalidIndex): true
         default: false
         }
     }

@@ -87,9 +87,15 @@ extension KernelHost {
         }
     }
 
+    /// Hands a management answer to its command. Invalid Index (0x11, doc/mgmt-api.txt) to one of ours says the
+    /// kernel no longer has the controller: the host ends as on Index Removed first, whichever of the two comes first.
     private func answer(_ opcode: ManagementOpcode, _ status: ManagementStatus, _ parameters: [UInt8]) {
         guard let position = managementPending.firstIndex(where: { $0.0 == opcode }) else { return }
         let (_, done) = managementPending.remove(at: position)
+        if status == .invalidIndex, transport != nil {
+            emit(.transportLost("hci\(controllerIndex) was removed"))
+            tearDown(.transportClosed)
+        }
         done(.success((status, parameters)))
     }
 }
