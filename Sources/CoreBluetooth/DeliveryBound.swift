@@ -1,4 +1,4 @@
-// A bound on the deliveries of one kind waiting for a slow delegate: past it they are dropped, counted, logged once.
+// A bound on the deliveries of one kind waiting for a slow delegate: past it they are dropped, counted, logged once a minute at most.
 
 /// Counts deliveries (notification values, discoveries) handed to the delegate queue and not yet run, so a delegate
 /// slower than the air never makes that queue grow without end. Used under the manager's lock.
@@ -11,18 +11,28 @@ struct DeliveryBound {
     private(set) var dropped = 0
     /// True after the warning of the current overflow; cleared when the delegate has caught up.
     private var warned = false
+    /// When the last warning was logged: a flood that overflows again and again logs at most one line a minute
+    /// (``warningInterval``), the count goes on in ``dropped``.
+    private var lastWarning: ContinuousClock.Instant?
+
+    /// The shortest time between two warnings.
+    static let warningInterval: Duration = .seconds(60)
 
     init(limit: Int) { self.limit = limit }
 
-    /// Whether one more may wait; when not, it is counted as dropped and `warn` is true for the first of an overflow.
-    mutating func admit() -> (admitted: Bool, warn: Bool) {
+    /// Whether one more may wait at `now`; when not, it is counted as dropped, and `warn` is true for the first drop of
+    /// an overflow unless the last warning was less than ``warningInterval`` ago.
+    mutating func admit(now: ContinuousClock.Instant = .now) -> (admitted: Bool, warn: Bool) {
         guard inFlight >= limit else {
             inFlight += 1
             return (true, false)
         }
         dropped += 1
-        defer { warned = true }
-        return (false, !warned)
+        guard !warned else { return (false, false) }
+        warned = true
+        if let lastWarning, now < lastWarning.advanced(by: Self.warningInterval) { return (false, false) }
+        lastWarning = now
+        return (false, true)
     }
 
     /// One admitted delivery ran; when none waits any more, the next overflow warns again.

@@ -5,7 +5,7 @@ import Foundation
 extension CBCentralManager {
     /// At most this many discoveries (`centralManager(_:didDiscover:advertisementData:rssi:)`) wait on the delegate
     /// queue; further ones are dropped until the delegate catches up, counted in ``droppedDiscoveryCount`` (a Linux
-    /// addition), with one `[CoreBluetooth] WARNING:` line per overflow. A scan among thousands of advertisers with
+    /// addition), with one `[CoreBluetooth] WARNING:` line per overflow (at most one a minute). A scan among thousands of advertisers with
     /// AllowDuplicates and a delegate slower than the air keeps memory bounded (each waiting report holds at most
     /// 1,650 bytes of advertising data and scan response: at most about 7 MB in all). 4,096 absorbs a burst of 14 ms
     /// at the about 300,000 reports/s the stack takes in (scripts/bench-scan), longer than a scheduler time slice, so a

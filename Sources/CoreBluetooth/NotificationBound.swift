@@ -4,7 +4,7 @@ extension CBCentralManager {
     /// At most this many notification and indication values (all peripherals of one manager together) wait on the
     /// delegate queue for `peripheral(_:didUpdateValueFor:error:)`; further ones are dropped until the delegate catches
     /// up, each counted in the peripheral's ``CBPeripheral/droppedNotificationCount`` (a Linux addition), with one
-    /// `[CoreBluetooth] WARNING:` line per overflow. Memory stays bounded however slow the delegate is (at most 1,024
+    /// `[CoreBluetooth] WARNING:` line per overflow (at most one a minute). Memory stays bounded however slow the delegate is (at most 1,024
     /// values of at most ATT_MTU − 3 = 514 bytes each, about 0.5 MB). An indication is confirmed by the stack when it
     /// arrives (Core v5.4 Vol 3 Part F §3.4.7.3), dropped or not, so a peer's indications never stall.
     static let notificationQueueBound = 1024

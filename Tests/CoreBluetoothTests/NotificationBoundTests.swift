@@ -19,6 +19,8 @@ private final class DropWarnings: @unchecked Sendable {
     var lines: [String] { lock.withLock { captured } }
 }
 
+/// Serialized: the warning captures replace the process's one diagnostics sink.
+@Suite(.serialized) struct DeliveryBoundTests {
 @Test func notificationsBeyondTheBoundAreDroppedCountedAndLoggedOnce() throws {
     let warnings = DropWarnings()
     defer { warnings.remove() }
@@ -72,4 +74,21 @@ private final class DropWarnings: @unchecked Sendable {
     h.emit(.advertisement(AdvertisementReport(peer: Harness.peer, rssi: -40, localName: "Sensor", isConnectable: true)))
     #expect(h.recorder.log.last == "discover Sensor -40")
     #expect(h.manager.droppedDiscoveryCount == 6000 - CBCentralManager.discoveryQueueBound)
+}
+
+@Test func aFloodThatOverflowsAgainAndAgainWarnsAtMostOnceAMinute() {
+    // Two deliveries may wait; each overflow episode ends when the delegate caught up (none waiting).
+    var bound = DeliveryBound(limit: 2)
+    let start = ContinuousClock.now
+    func overflow(at offset: Duration) -> [Bool] {
+        var warnings: [Bool] = []
+        for _ in 0..<3 { warnings.append(bound.admit(now: start.advanced(by: offset)).warn) }
+        for _ in 0..<2 { bound.delivered() }
+        return warnings
+    }
+    #expect(overflow(at: .zero) == [false, false, true], "the first overflow warns at its first drop")
+    #expect(overflow(at: .seconds(30)) == [false, false, false], "another one within the minute is only counted")
+    #expect(overflow(at: .seconds(61)) == [false, false, true], "a minute after the last warning, it warns again")
+    #expect(bound.dropped == 3)
+}
 }

@@ -16,18 +16,23 @@ final class DiscoveryGate: @unchecked Sendable {
     private var waiting = 0
     private var droppedCount = 0
     private var warned = false
+    /// When the last warning went out: at most one a minute (a flood overflows again and again).
+    private var lastWarning: ContinuousClock.Instant?
 
     /// Discoveries dropped since the host was made.
     var dropped: Int { lock.withLock { droppedCount } }
 
-    /// Whether one more discovery may wait; when not, it is counted as dropped, and `warn` is true for the first drop
-    /// of an overflow (the next overflow warns again once the handler has caught up).
-    func admit() -> (admitted: Bool, warn: Bool) {
+    /// Whether one more discovery may wait at `now`; when not, it is counted as dropped, and `warn` is true for the
+    /// first drop of an overflow (the next overflow warns again once the handler has caught up), at most once a minute.
+    func admit(now: ContinuousClock.Instant = .now) -> (admitted: Bool, warn: Bool) {
         lock.withLock {
             guard waiting < Self.limit else {
                 droppedCount += 1
-                defer { warned = true }
-                return (false, !warned)
+                guard !warned else { return (false, false) }
+                warned = true
+                if let lastWarning, now < lastWarning.advanced(by: .seconds(60)) { return (false, false) }
+                lastWarning = now
+                return (false, true)
             }
             waiting += 1
             return (true, false)
