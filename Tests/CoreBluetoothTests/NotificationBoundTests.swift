@@ -1,5 +1,6 @@
 // A delegate slower than the notifications or the advertisements: at most 1,024 wait, the rest are dropped, counted, logged once.
 @testable import CoreBluetooth
+import OCBHost
 import Foundation
 import Testing
 

@@ -13,37 +13,20 @@ final class DiscoveryGate: @unchecked Sendable {
     static let limit = 16_384
 
     private let lock = NSLock()
-    private var waiting = 0
-    private var droppedCount = 0
-    private var warned = false
-    /// When the last warning went out: at most one a minute (a flood overflows again and again).
-    private var lastWarning: ContinuousClock.Instant?
+    private var bound = DeliveryBound(limit: DiscoveryGate.limit)
 
     /// Discoveries dropped since the host was made.
-    var dropped: Int { lock.withLock { droppedCount } }
+    var dropped: Int { lock.withLock { bound.dropped } }
 
     /// Whether one more discovery may wait at `now`; when not, it is counted as dropped, and `warn` is true for the
-    /// first drop of an overflow (the next overflow warns again once the handler has caught up), at most once a minute.
+    /// first drop of an overflow (the next overflow warns again once the handler has caught up), at most once a minute
+    /// (``DeliveryBound``).
     func admit(now: ContinuousClock.Instant = .now) -> (admitted: Bool, warn: Bool) {
-        lock.withLock {
-            guard waiting < Self.limit else {
-                droppedCount += 1
-                guard !warned else { return (false, false) }
-                warned = true
-                if let lastWarning, now < lastWarning.advanced(by: .seconds(60)) { return (false, false) }
-                lastWarning = now
-                return (false, true)
-            }
-            waiting += 1
-            return (true, false)
-        }
+        lock.withLock { bound.admit(now: now) }
     }
 
     /// One admitted discovery reached the handler.
     func handedOver() {
-        lock.withLock {
-            waiting = max(0, waiting - 1)
-            if waiting == 0 { warned = false }
-        }
+        lock.withLock { bound.delivered() }
     }
 }

@@ -1,14 +1,15 @@
 // A bound on the deliveries of one kind waiting for a slow delegate: past it they are dropped, counted, logged once a minute at most.
 
-/// Counts deliveries (notification values, discoveries) handed to the delegate queue and not yet run, so a delegate
-/// slower than the air never makes that queue grow without end. Used under the manager's lock.
-struct DeliveryBound {
+/// Counts deliveries (notification values, discoveries) handed to a queue and not yet run, so a consumer slower than
+/// the air (the app's delegate, the CoreBluetooth backend) never makes that queue grow without end. Used under its
+/// owner's lock: the manager's for the delegate queue, ``DiscoveryGate``'s for the host's event queue.
+package struct DeliveryBound {
     /// The most deliveries waiting at once.
-    let limit: Int
+    package let limit: Int
     /// Handed to the delegate queue and not yet run.
-    private(set) var inFlight = 0
+    package private(set) var inFlight = 0
     /// Dropped since the manager started (all overflows together).
-    private(set) var dropped = 0
+    package private(set) var dropped = 0
     /// True after the warning of the current overflow; cleared when the delegate has caught up.
     private var warned = false
     /// When the last warning was logged: a flood that overflows again and again logs at most one line a minute
@@ -16,13 +17,13 @@ struct DeliveryBound {
     private var lastWarning: ContinuousClock.Instant?
 
     /// The shortest time between two warnings.
-    static let warningInterval: Duration = .seconds(60)
+    package static let warningInterval: Duration = .seconds(60)
 
-    init(limit: Int) { self.limit = limit }
+    package init(limit: Int) { self.limit = limit }
 
     /// Whether one more may wait at `now`; when not, it is counted as dropped, and `warn` is true for the first drop of
     /// an overflow unless the last warning was less than ``warningInterval`` ago.
-    mutating func admit(now: ContinuousClock.Instant = .now) -> (admitted: Bool, warn: Bool) {
+    package mutating func admit(now: ContinuousClock.Instant = .now) -> (admitted: Bool, warn: Bool) {
         guard inFlight >= limit else {
             inFlight += 1
             return (true, false)
@@ -36,7 +37,7 @@ struct DeliveryBound {
     }
 
     /// One admitted delivery ran; when none waits any more, the next overflow warns again.
-    mutating func delivered() {
+    package mutating func delivered() {
         inFlight = max(0, inFlight - 1)
         if inFlight == 0 { warned = false }
     }
