@@ -1,4 +1,4 @@
-// A minimal legacy-only controller on a loopback TCP socket, for the scan-path benchmark: answers bring-up, then streams reports.
+// A minimal legacy-only controller on a loopback TCP socket, for the path benchmarks: answers bring-up, then streams reports or notifications.
 
 import Foundation
 import Glibc
@@ -7,7 +7,9 @@ import Glibc
 /// Command Complete with status 0x00 (Core v5.4 Vol 4 Part E §7.7.14) and the return parameters bring-up reads
 /// (HCI 5.4; supported commands listing only the legacy LE scan and create commands, octet 26 bits 2-5; LE ACL
 /// buffers 27 × 8; BD_ADDR 0C:B0:00:00:00:0F). When LE Set Scan Enable (§7.8.11) enables scanning it writes `stream`
-/// whole (once), noting the instant and its own CPU time so the benchmark can leave its work out.
+/// whole (once), noting the instant and its own CPU time so the benchmark can leave its work out. With a
+/// ``BenchPeripheral`` it plays that peripheral instead: its answers to commands and ACL, and its notification stream
+/// once the host subscribed.
 final class BenchController: @unchecked Sendable {
     /// The port the host connects to.
     let port: UInt16
@@ -16,11 +18,13 @@ final class BenchController: @unchecked Sendable {
     private let marker: [UInt8]
     private var stopped = false
     private let lock = NSLock()
+    private let writeLock = NSLock()
     private var connection: Int32 = -1
     private var started: ContinuousClock.Instant?
     private var cpuBefore = 0.0
     private var cpuUsed = 0.0
     private var processCPUAtStart = 0.0
+    private var peripheral: BenchPeripheral?
 
     /// When the stream's first byte was written; nil before.
     var streamStart: ContinuousClock.Instant? { lock.withLock { started } }
@@ -32,9 +36,10 @@ final class BenchController: @unchecked Sendable {
     /// Opens the listener and starts the thread; nil when loopback TCP is unavailable.
     /// `marker` is written again every 5 ms after the stream until ``stop()``: the report that tells the benchmark the
     /// stream went through, even when a bound dropped its first copy.
-    init?(stream: [UInt8], marker: [UInt8]) {
+    init?(stream: [UInt8], marker: [UInt8], peripheral: BenchPeripheral? = nil) {
         self.stream = stream
         self.marker = marker
+        self.peripheral = peripheral
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { return nil }
         var address = sockaddr_in()
@@ -79,12 +84,24 @@ final class BenchController: @unchecked Sendable {
             let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             guard count > 0 else { return }
             pending += buffer[0..<count]
-            while let command = Self.nextCommand(&pending) {
-                let (opcode, parameters) = command
-                let answer = Self.returnParameters(opcode, parameters)
-                let event: [UInt8] = [0x04, 0x0E, UInt8(3 + answer.count), 0x01, UInt8(opcode & 0xFF), UInt8(opcode >> 8)] + answer
-                guard write(fd, event) else { return }
-                if opcode == 0x200C, parameters.first == 0x01, !streamed {
+            while let packet = Self.nextPacket(&pending) {
+                var startsStream = false
+                switch packet {
+                case .acl(let payload, let first):
+                    guard let reply = peripheral?.receiveACL(payload, first: first) else { continue }
+                    guard write(fd, reply.reply) else { return }
+                    startsStream = reply.subscribed
+                case .command(let opcode, let parameters):
+                    if let answer = peripheral?.answer(opcode, parameters) {
+                        guard write(fd, answer) else { return }
+                    } else {
+                        let answer = Self.returnParameters(opcode, parameters)
+                        let event: [UInt8] = [0x04, 0x0E, UInt8(3 + answer.count), 0x01, UInt8(opcode & 0xFF), UInt8(opcode >> 8)] + answer
+                        guard write(fd, event) else { return }
+                    }
+                    startsStream = peripheral == nil && opcode == 0x200C && parameters.first == 0x01
+                }
+                if startsStream, !streamed {
                     streamed = true
                     let processCPU = Self.processCPU()
                     let threadCPU = Self.threadCPU()
@@ -107,19 +124,39 @@ final class BenchController: @unchecked Sendable {
         }
     }
 
-    /// Takes one whole H4 command (0x01, opcode, length, parameters) off the front of `pending`.
-    private static func nextCommand(_ pending: inout [UInt8]) -> (UInt16, [UInt8])? {
-        guard pending.count >= 4 else { return nil }
-        guard pending[0] == 0x01 else {
-            pending.removeAll()  // only commands are expected from the host here
+    /// One H4 packet from the host.
+    private enum HostPacket {
+        /// 0x01: opcode and parameters.
+        case command(UInt16, [UInt8])
+        /// 0x02: the ACL payload, and whether its Packet Boundary flag starts a frame.
+        case acl([UInt8], first: Bool)
+    }
+
+    /// Takes one whole H4 command (0x01, opcode, length, parameters) or ACL packet (0x02, handle and flags, length,
+    /// data) off the front of `pending`.
+    private static func nextPacket(_ pending: inout [UInt8]) -> HostPacket? {
+        guard let type = pending.first else { return nil }
+        switch type {
+        case 0x01:
+            guard pending.count >= 4 else { return nil }
+            let total = 4 + Int(pending[3])
+            guard pending.count >= total else { return nil }
+            let opcode = UInt16(pending[1]) | UInt16(pending[2]) << 8
+            let parameters = Array(pending[4..<total])
+            pending.removeFirst(total)
+            return .command(opcode, parameters)
+        case 0x02:
+            guard pending.count >= 5 else { return nil }
+            let total = 5 + (Int(pending[3]) | Int(pending[4]) << 8)
+            guard pending.count >= total else { return nil }
+            let first = pending[2] >> 4 & 0x03 != 0x01
+            let payload = Array(pending[5..<total])
+            pending.removeFirst(total)
+            return .acl(payload, first: first)
+        default:
+            pending.removeAll()  // only commands and ACL are expected from the host here
             return nil
         }
-        let total = 4 + Int(pending[3])
-        guard pending.count >= total else { return nil }
-        let opcode = UInt16(pending[1]) | UInt16(pending[2]) << 8
-        let parameters = Array(pending[4..<total])
-        pending.removeFirst(total)
-        return (opcode, parameters)
     }
 
     /// Status 0x00 followed by what the command returns (§7.4.1-7.4.6, §7.8.2-7.8.3).
@@ -139,7 +176,10 @@ final class BenchController: @unchecked Sendable {
         }
     }
 
+    /// Writes all of `bytes`; the marker thread and the serving thread take turns whole.
     private func write(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        writeLock.lock()
+        defer { writeLock.unlock() }
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { raw -> Int in

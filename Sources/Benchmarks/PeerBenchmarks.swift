@@ -239,5 +239,10 @@ func runPeerBenchmarks(notifications count: Int) -> Bool {
                  total, seconds, Double(total) / max(seconds, 1e-9), cpu / Double(total) * 1e6))
     print(String(format: "  idle, connected: %.1f ms CPU per second", idle * 1e3))
     session.end()
+    // The floor at the same pace: what one wake-up, poll and read per message cost on this machine, and one queue hop more.
+    let rate = Double(total) / max(seconds, 1e-9)
+    guard let floor = WakeFloorBenchmark.measure(count: total, rate: rate) else { return fail("no loopback TCP for the floor") }
+    print(String(format: "  the floor at %.0f messages/s, one per wake-up (loopback TCP, poll + read until EAGAIN): %.2f µs CPU per "
+                 + "message; with one hand-over to a dispatch queue: %.2f µs", rate, floor.bare, floor.withHop))
     return true
 }

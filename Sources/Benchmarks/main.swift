@@ -10,6 +10,8 @@
 //   the AD benchmark's Swift side (scripts/bench-ad): the captures' advertising payloads, or the typed parse's time
 //      or: swift run -c release Benchmarks --scan-path [--reports N] [--passes N] [--scan-case changing,true] [captures directory]
 //   LE Advertising Reports over H4 (loopback TCP) through Host and CoreBluetooth to didDiscover, reports per second
+//      or: swift run -c release Benchmarks --notification-path [--notifications N] [--passes N]
+//   Handle Value Notifications over H4 (loopback TCP) through every layer to didUpdateValueFor, CPU per notification
 //      or: swift run -c release Benchmarks --flood N
 //   N distinct advertisers from the virtual peer through CBCentralManager: connect time with and without, memory
 
@@ -35,9 +37,11 @@ var scanReports = 1_000_000
 var scanCases: Set<String> = []
 var scanAdvertisers = 1_000
 var floodCount: Int?
+var notificationPath = false
 while let argument = arguments.popFirst() {
     switch argument {
     case "--peer": peer = true
+    case "--notification-path": notificationPath = true
     case "--notifications": notificationCount = arguments.popFirst().flatMap { Int($0) } ?? notificationCount
     case "--only": only = arguments.popFirst()?.lowercased()
     case "--write-ad-corpus": writeADCorpus = arguments.popFirst()
@@ -52,6 +56,9 @@ while let argument = arguments.popFirst() {
     }
 }
 
+if notificationPath {
+    exit(NotificationPathBenchmark.run(notifications: notificationCount, passes: fixedPasses ?? 2) ? 0 : 1)
+}
 if peer { exit(runPeerBenchmarks(notifications: notificationCount) ? 0 : 1) }
 if let floodCount { exit(runFloodBenchmark(count: floodCount) ? 0 : 1) }
 if let path = adCorpus {

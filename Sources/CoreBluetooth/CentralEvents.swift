@@ -22,13 +22,15 @@ extension CBCentralManager {
         case .response(let peer, let id, let response):
             lock.run { active[peer] }?.handleResponse(id, response)
         case .valueNotified(let peer, let handle, let value, _):
-            guard let peripheral = lock.run({ active[peer] }) else { return }
-            let characteristic: CBCharacteristic? = lock.run {
-                guard peripheral.storedState == .connected, let found = peripheral.characteristic(valueHandle: handle) else { return nil }
+            let target: (CBPeripheral, CBCharacteristic)? = lock.run {
+                guard let peripheral = active[peer], peripheral.storedState == .connected,
+                      let found = peripheral.characteristic(valueHandle: handle) else { return nil }
                 found.storedValue = Data(value)
-                return found
+                return (peripheral, found)
             }
-            if let characteristic { peripheral.delegate?.peripheral(peripheral, didUpdateValueFor: characteristic, error: nil) }
+            if let (peripheral, characteristic) = target {
+                peripheral.delegate?.peripheral(peripheral, didUpdateValueFor: characteristic, error: nil)
+            }
         case .writeWithoutResponseAvailability(let peer, let canSend):
             writeWithoutResponseUpdate(peer, canSend: canSend, sent: false)
         case .writeWithoutResponseSent(let peer, let canSend):

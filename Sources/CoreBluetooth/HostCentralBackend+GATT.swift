@@ -131,8 +131,14 @@ extension HostCentralBackend {
                 let done: (Result<Void, GATTError>) -> Void = { result in answer(result, respond) { respond(.written) } }
                 guard !configuration.isEmpty else { return client.unsubscribe(from: characteristic, completion: done) }
                 let isIndication = !configuration.contains(.notification)
+                // On the host's queue: each value joins the host's hand-over of the read it came in (one
+                // dispatch per read, not per value).
                 client.subscribe(to: characteristic, configuration: configuration, handler: { value in
-                    self?.post(.valueNotified(peer, handle: valueHandle, value: value, isIndication: isIndication))
+                    guard let self else { return }
+                    // Strong until it ran: a weak reference made per value costs more than the value's whole hand-over.
+                    self.host.deliverOnEventQueue {
+                        self.emitUnlessStopped(.valueNotified(peer, handle: valueHandle, value: value, isIndication: isIndication))
+                    }
                 }, completion: done)
             }
             if client.cache.descriptor(GATTAttributeType.clientCharacteristicConfiguration, of: characteristic) != nil { return configure() }

@@ -133,10 +133,13 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
 
     /// Hands an event to the facade from another thread (the host's queue), in order through `queue`.
     func post(_ event: BackendEvent) {
-        queue.async { [self] in
-            guard !stopped else { return }
-            emit(event)
-        }
+        queue.async { [self] in emitUnlessStopped(event) }
+    }
+
+    /// ``emit(_:)`` unless the backend stopped (on `queue`).
+    func emitUnlessStopped(_ event: BackendEvent) {
+        guard !stopped else { return }
+        emit(event)
     }
 
     // MARK: State

@@ -71,7 +71,9 @@ public struct ATTBearer: Sendable {
     }
 
     /// The request waiting for its response, with its deadline (nil until a call brings the time).
-    private var pending: (request: Request, deadline: ContinuousClock.Instant?)?
+    private var pending: (request: Request, deadline: ContinuousClock.Instant?)? {
+        didSet { nextDeadline = pending?.deadline }
+    }
     private var queue: [Request] = []
     /// True while the owner of a completed `keepsTurn` request decides its next request: nothing else is sent.
     public private(set) var isTurnHeld = false
@@ -92,8 +94,9 @@ public struct ATTBearer: Sendable {
         return events
     }
 
-    /// The instant the pending request times out, if one is pending; call ``tick(now:)`` then.
-    public var nextDeadline: ContinuousClock.Instant? { pending?.deadline }
+    /// The instant the pending request times out, if one is pending; call ``tick(now:)`` then. Stored beside the
+    /// pending request (read on every received PDU, where reading it through the request would copy it).
+    public private(set) var nextDeadline: ContinuousClock.Instant?
 
     /// The pending request's id, if any.
     public var pendingRequest: ATTRequestID? { pending?.request.id }
@@ -163,8 +166,9 @@ public struct ATTBearer: Sendable {
     /// Starts the timer of a request sent without the time, and checks the transaction timeout: at or after the
     /// pending request's deadline, the bearer closes.
     public mutating func tick(now: ContinuousClock.Instant) {
+        if case .none = pending { return }  // the common case (a notification): nothing to time
         if let started = pending, started.deadline == nil { pending = (started.request, now + transactionTimeout) }
-        guard let deadline = pending?.deadline, now >= deadline else { return }
+        guard let deadline = nextDeadline, now >= deadline else { return }
         shut(failing: .timeout, reason: .transactionTimeout)
     }
 

@@ -1,4 +1,4 @@
-// A delegate slower than the notifications or the advertisements: at most 1,024 wait, the rest are dropped, counted, logged once.
+// A delegate slower than the notifications or the advertisements: at most 4,096 of each wait, the rest are dropped, counted, logged once.
 @testable import CoreBluetooth
 import OCBHost
 import Foundation
@@ -33,18 +33,19 @@ private final class DropWarnings: @unchecked Sendable {
     h.respond(.written)
     let before = h.recorder.log.count
 
-    // The delegate queue is stuck (a slow delegate) while 1,500 Handle Value Notifications of 0x0003 arrive.
+    // The delegate queue is stuck (a slow delegate) while 4,572 Handle Value Notifications of 0x0003 arrive.
+    #expect(CBCentralManager.notificationQueueBound == 4096)
     let release = DispatchSemaphore(value: 0)
     h.queue.async { release.wait() }
-    for index in 0..<1500 {
+    for index in 0..<4572 {
         h.backend.emit(.valueNotified(Harness.peer, handle: 3, value: [UInt8(index & 0xFF), UInt8(index >> 8)], isIndication: false))
     }
-    #expect(peripheral.droppedNotificationCount == 1500 - CBCentralManager.notificationQueueBound)
+    #expect(peripheral.droppedNotificationCount == 476)
     release.signal()
     h.flush()
     let values = h.recorder.log.dropFirst(before).filter { $0.hasPrefix("value 2A37") }
-    // The first 1,024 in order; the last one delivered is value 1023 (ff 03).
-    #expect(values.count == 1024 && values.last == "value 2A37 [255, 3]")
+    // The first 4,096 in order; the last one delivered is value 4095 (ff 0f).
+    #expect(values.count == 4096 && values.last == "value 2A37 [255, 15]")
     #expect(warnings.lines.count == 1)
 
     // Caught up: new values flow again, and a later overflow would warn again.

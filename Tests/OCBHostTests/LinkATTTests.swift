@@ -32,6 +32,22 @@ private final class Results<T> {
         #expect(gatt.items == [.failure(.att(.readNotPermitted, handle: 0x0005))])
     }
 
+    @Test func aReceivedPDUSaysWhetherTheTransactionDeadlineMoved() {
+        // The host re-arms its timer only when it did: not for each notification at line rate.
+        let att = LinkATT(handle: 0x0040)
+        let raw = Results<Result<[UInt8], HostError>>()
+        // Handle Value Notification 0x1B | 0x0003 | 2 bytes (Vol 3 Part F §3.4.7.1), nothing outstanding.
+        #expect(!att.receive([0x1B, 0x03, 0x00, 0x06, 0x48], now: t0).deadlineChanged)
+        // ATT_READ_REQ goes out: its 30 s deadline starts (§3.3.3); a notification meanwhile leaves it where it is.
+        _ = att.request([0x0A, 0x03, 0x00], now: t0) { raw.items.append($0) }
+        #expect(att.nextDeadline == t0 + .seconds(30))
+        #expect(!att.receive([0x1B, 0x03, 0x00, 0x06, 0x49], now: t0 + .seconds(1)).deadlineChanged)
+        // ATT_READ_RSP completes it: no deadline any more.
+        #expect(att.receive([0x0B, 0x01], now: t0 + .seconds(2)).deadlineChanged)
+        #expect(att.nextDeadline == nil)
+        #expect(raw.items == [.success([0x0B, 0x01])])
+    }
+
     @Test func rawErrorResponseIsDeliveredAsItsBytesAndNonRequestsAreRefused() {
         let att = LinkATT(handle: 0x0040)
         let raw = Results<Result<[UInt8], HostError>>()

@@ -29,6 +29,12 @@ final class TransportRecorder: @unchecked Sendable {
         })
     }
 
+    /// Records a packet as if the transport had delivered it.
+    func note(_ packet: HCIPacket) {
+        lock.lock(); packetsSeen.append(packet); lock.unlock()
+        packetSignal.signal()
+    }
+
     /// Waits (at most 5 s in all) for `count` packets.
     func waitForPackets(_ count: Int) -> [HCIPacket] {
         let deadline = DispatchTime.now() + .seconds(5)
@@ -102,6 +108,27 @@ func readExactly(_ descriptor: Int32, _ count: Int) -> [UInt8] {
         writeAll(pair[1], resetComplete.h4Bytes + [0x09, 0x00])
         #expect(recorder.waitForClose() == [.framing(.badPacketIndicator(0x09, offset: 7))])
         #expect(recorder.packets == [resetComplete])
+    }
+
+    @Test func packetsAreHandedOverOnTheQueueGivenNotOnTheReaderThreadsOwn() throws {
+        // The channel's reader thread enters the queue (queue.sync) for each read: the handler runs on it, as the
+        // host's state requires, and one read's packets arrive in order.
+        var pair: [Int32] = [0, 0]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+        defer { Glibc.close(pair[1]) }
+        let queue = DispatchQueue(label: "transport-test.owner")
+        let key = DispatchSpecificKey<Int>()
+        queue.setSpecific(key: key, value: 7)
+        let onQueue = TransportRecorder()
+        let transport = H4StreamTransport(endpoint: .fileDescriptor(pair[0]))
+        try transport.open(queue: queue, onPacket: { packet in
+            onQueue.queue.sync {}  // any thread may wait on another queue from the handler
+            dispatchPrecondition(condition: .onQueue(queue))
+            if DispatchQueue.getSpecific(key: key) == 7 { onQueue.note(packet) }
+        }, onClose: { _ in })
+        writeAll(pair[1], resetComplete.h4Bytes + acl.h4Bytes)
+        #expect(onQueue.waitForPackets(2) == [resetComplete, acl])
+        transport.close()
     }
 
     @Test func closeReportsNilOnceAndRefusesReopen() throws {

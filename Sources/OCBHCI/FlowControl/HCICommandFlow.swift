@@ -76,7 +76,7 @@ public struct HCICommandFlow: Sendable {
     /// Commands sent and not yet answered.
     public var awaitingCount: Int { sent.count }
     /// The earliest timeout deadline among sent commands, for the Host's timer; nil when none is awaited.
-    public var nextDeadline: ContinuousClock.Instant? { sent.map(\.deadline).min() }
+    public var nextDeadline: ContinuousClock.Instant? { sent.lazy.map { $0.deadline }.min() }
 
     /// Queues a typed command.
     public mutating func enqueue<C: HCICommand>(_ command: C) -> Ticket {

@@ -59,6 +59,11 @@ public protocol CentralHost: AnyObject, Sendable {
     /// connection). Procedures started in `body` go out when it returns; their completions, value handlers and the
     /// client's serviceChangeHandler run on the host's queue (hop to your own queue there).
     func withGATT(_ handle: ConnectionHandle, _ body: @escaping @Sendable (GATTClient?) -> Void)
+    /// Runs `work` on the event queue (``setEventHandler(queue:_:)``) after every event and completion handed over
+    /// before it. Called on the host's queue (a `withGATT` body, a value handler), it joins what the same block hands
+    /// over: one hand-over for all of them, no dispatch of its own, so a subscriber's values at line rate cost no
+    /// thread wake-up each. Safe from any thread.
+    func deliverOnEventQueue(_ work: @escaping @Sendable () -> Void)
     /// True when a Write Without Response on `handle` would go out now (ACL buffers and queue not full).
     func canSendWriteWithoutResponse(_ handle: ConnectionHandle) -> Bool
     /// The host's current state.

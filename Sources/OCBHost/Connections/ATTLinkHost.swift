@@ -106,11 +106,15 @@ extension ATTLinkHost {
 
     /// The earliest ATT transaction deadline of all links; nil when no request is outstanding.
     var nextLinkDeadline: ContinuousClock.Instant? {
-        links.values.compactMap(\.att.nextDeadline).min()
+        // A plain loop: a key path here (generic over the link type) is built at run time on every call.
+        var earliest: ContinuousClock.Instant?
+        for link in links.values { earliest = DeadlineTimer.earliest(earliest, link.att.nextDeadline) }
+        return earliest
     }
 
     /// Sends the PDUs, reports the ATT_MTU, emits the diagnostics and the values no subscriber took (as
-    /// ``HostEvent/attReceived(handle:pdu:)``, for raw subscribers) of an ATT step, then re-arms the timer.
+    /// ``HostEvent/attReceived(handle:pdu:)``, for raw subscribers) of an ATT step, then re-arms the timer unless the
+    /// step left the link's transaction deadline as it was (``LinkATT/Output/deadlineChanged``).
     func applyATT(_ output: LinkATT.Output, on handle: ConnectionHandle) {
         for pdu in output.send {
             if let error = transmitATT(pdu, on: handle) { emit(.diagnostic("ATT send on 0x\(String(handle.rawValue, radix: 16)): \(error)")) }
@@ -123,6 +127,6 @@ extension ATTLinkHost {
             emit(.diagnostic("ATT transaction on 0x\(String(handle.rawValue, radix: 16)) timed out; disconnecting the link"))
             disconnectAfterATTTimeout(handle)
         }
-        rescheduleTimer()
+        if output.deadlineChanged || output.transactionTimedOut { rescheduleTimer() }
     }
 }

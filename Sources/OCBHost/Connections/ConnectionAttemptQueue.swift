@@ -74,14 +74,14 @@ public struct ConnectionAttemptQueue: Sendable {
 
     /// The earliest instant at which ``tick(now:)`` has work.
     public var nextDeadline: ContinuousClock.Instant? {
-        var deadlines = waiting.compactMap(\.deadline)
-        if let active {
-            switch active.phase {
-            case .onAir: if let deadline = active.attempt.deadline { deadlines.append(deadline) }
-            case .cancelling(_, let grace): deadlines.append(grace)
-            }
+        let waitingDeadline = waiting.lazy.compactMap { $0.deadline }.min()
+        guard let active else { return waitingDeadline }
+        let activeDeadline: ContinuousClock.Instant?
+        switch active.phase {
+        case .onAir: activeDeadline = active.attempt.deadline
+        case .cancelling(_, let grace): activeDeadline = grace
         }
-        return deadlines.min()
+        return DeadlineTimer.earliest(waitingDeadline, activeDeadline)
     }
 
     /// Queues an attempt for `peer`; returns it and the actions to perform (a create when nothing is on air).

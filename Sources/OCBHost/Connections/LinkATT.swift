@@ -28,6 +28,9 @@ package final class LinkATT {
         /// True in the output of the call in which the bearer closed on a transaction timeout (Vol 3 Part F §3.3.3):
         /// no ATT PDU may be sent on this bearer any more, so the host disconnects the link.
         package var transactionTimedOut = false
+        /// False when the call left the transaction deadline (``nextDeadline``) as it was, so the host's timer needs no
+        /// re-arming: a received notification, say. True unless the call checked.
+        package var deadlineChanged = true
     }
 
     /// The connection this is the ATT side of.
@@ -105,7 +108,10 @@ package final class LinkATT {
 
     /// One PDU received on CID 0x0004.
     package func receive(_ pdu: [UInt8], now: ContinuousClock.Instant) -> Output {
-        sort(client.receive(pdu, now: now))
+        let before = client.nextDeadline
+        var output = sort(client.receive(pdu, now: now))
+        output.deadlineChanged = client.nextDeadline != before
+        return output
     }
 
     /// Checks the transaction timeout.

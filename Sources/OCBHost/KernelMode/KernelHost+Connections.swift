@@ -84,6 +84,11 @@ extension KernelHost {
         runWithGATT(handle, body)
     }
 
+    /// ``CentralHost/deliverOnEventQueue(_:)``: through the host's outbox, behind what it already holds.
+    public func deliverOnEventQueue(_ work: @escaping @Sendable () -> Void) {
+        deliver(work)
+    }
+
     /// True while the connection is open for ATT: the kernel's socket buffers Write Commands (a full buffer
     /// makes the send fail rather than wait), so ``HostEvent/readyToSendWriteWithoutResponse(handle:)`` never fires here.
     public func canSendWriteWithoutResponse(_ handle: ConnectionHandle) -> Bool {

@@ -195,8 +195,9 @@ extension KernelHost {
 
     /// Arms the one timer for the earliest deadline of the command flow, the scan's merger and the links' ATT.
     func rescheduleTimer() {
-        let deadlines = [commands.nextDeadline, scan?.merger.nextDeadline, nextLinkDeadline].compactMap { $0 }
-        timer.arm(deadlines.min(), on: queue) { [weak self] in self?.tick(now: .now) }
+        let next = DeadlineTimer.earliest(DeadlineTimer.earliest(commands.nextDeadline, scan?.merger.nextDeadline), nextLinkDeadline)
+        if next == timer.deadline { return }  // armed already (or disarmed already): no handler to make
+        timer.arm(next, on: queue) { [weak self] in self?.tick(now: .now) }
     }
 
     /// Advances the command flow, the scan's merger and the links' ATT to `now`.

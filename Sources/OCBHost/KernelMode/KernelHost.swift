@@ -63,7 +63,7 @@ public final class KernelHost: CentralHost, ATTLinkHost, @unchecked Sendable {
         claimQueue()
     }
 
-    /// The current state (read synchronously on the host queue; do not call from a `withGATT` body).
+    /// The current state (read synchronously on the host queue, in place when called on it).
     public var state: HostState { readState() }
 
     /// Sets the queue and handler for events and completions, replacing earlier ones; events emitted before the

@@ -17,6 +17,13 @@ final class DeadlineTimer: @unchecked Sendable {
 
     deinit { source?.cancel() }
 
+    /// The earlier of two deadlines, either of which may be absent (nil when both are).
+    static func earliest(_ a: ContinuousClock.Instant?, _ b: ContinuousClock.Instant?) -> ContinuousClock.Instant? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return min(a, b)
+    }
+
     /// Arms the timer to run `fire` on `queue` at `deadline` (at once when it has passed), or disarms it for nil.
     func arm(_ deadline: ContinuousClock.Instant?, on queue: DispatchQueue, _ fire: @escaping @Sendable () -> Void) {
         guard let deadline else { return cancel() }

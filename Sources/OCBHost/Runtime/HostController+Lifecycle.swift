@@ -165,6 +165,9 @@ extension HostController {
             } catch {
                 emit(.diagnostic("dropped malformed ACL packet: \(error)"))
             }
+            // ACL data moves only the links' ATT deadlines, which applyATT re-arms for when they moved, and commands
+            // it causes (a connection update, a disconnect) re-arm on sending: no check per packet here.
+            return
         default:
             break
         }
@@ -176,13 +179,9 @@ extension HostController {
     /// Arms the one timer for the earliest deadline of every state machine.
     func rescheduleTimer() {
         guard transport != nil else { return }
-        func earlier(_ a: ContinuousClock.Instant?, _ b: ContinuousClock.Instant?) -> ContinuousClock.Instant? {
-            guard let a else { return b }
-            guard let b else { return a }
-            return min(a, b)
-        }
-        let next = earlier(earlier(commands.nextDeadline, attempts.nextDeadline), earlier(scan?.merger.nextDeadline, nextLinkDeadline))
-        if let next, next == timer.deadline { return }  // armed already: no handler to make
+        let earliest = DeadlineTimer.earliest
+        let next = earliest(earliest(commands.nextDeadline, attempts.nextDeadline), earliest(scan?.merger.nextDeadline, nextLinkDeadline))
+        if next == timer.deadline { return }  // armed already (or disarmed already): no handler to make
         timer.arm(next, on: queue) { [weak self] in self?.tick(now: .now) }
     }
 

@@ -37,6 +37,11 @@ extension HostController {
         runWithGATT(handle, body)
     }
 
+    /// ``CentralHost/deliverOnEventQueue(_:)``: through the host's outbox, behind what it already holds.
+    public func deliverOnEventQueue(_ work: @escaping @Sendable () -> Void) {
+        deliver(work)
+    }
+
     /// True when the link is open for ATT, its queued ACL packets have all gone to the controller and the controller
     /// has a free ACL buffer. When false, ``HostEvent/readyToSendWriteWithoutResponse(handle:)`` follows once it is true.
     public func canSendWriteWithoutResponse(_ handle: ConnectionHandle) -> Bool {
@@ -104,11 +109,11 @@ extension HostController {
             case .dropped(let error):
                 emit(.diagnostic("L2CAP: \(error)"))
             case .frame(let frame):
-                guard links[frame.handle] != nil else {
+                // One lookup: nil only for a handle no link has.
+                guard let events = links[frame.handle]?.router.receive(frame) else {
                     emit(.diagnostic("ACL for unknown handle 0x\(String(frame.handle.rawValue, radix: 16))"))
                     continue
                 }
-                guard let events = links[frame.handle]?.router.receive(frame) else { continue }
                 for event in events { handleRouterEvent(event, handle: frame.handle) }
             }
         }

@@ -53,9 +53,9 @@ public final class HostController: CentralHost, ATTLinkHost, @unchecked Sendable
     }
 
     /// What bring-up learned; nil until the host is powered on.
-    public var controllerInfo: ControllerInfo? { queue.sync { info } }
+    public var controllerInfo: ControllerInfo? { onQueue { info } }
 
-    /// The current state (read synchronously on the host queue; do not call from a `withGATT` body).
+    /// The current state (read synchronously on the host queue, in place when called on it).
     public var state: HostState { readState() }
 
     /// Sets the queue and handler for events and completions, replacing earlier ones; events emitted before the

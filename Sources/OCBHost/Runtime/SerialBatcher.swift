@@ -7,9 +7,11 @@ import Foundation
 ///
 /// A dispatch per item costs a queue operation and often a thread wake-up, more than the work of an advertising
 /// report itself; here a post only appends under a lock, and one block on `queue` hands over what has gathered.
-/// Items `isBulk` calls bulk (discoveries) go at most ``turnLimit`` per block, so other work on `queue` (an app's
-/// connect, a stop) runs between turns of a flood; the others (a connection, a state change, a completion) overtake
-/// the bulk items still waiting, so a link's events never queue behind thousands of advertisements. Nothing is
+/// Each block hands over at most ``turnLimit`` items of each lane, so other work on `queue` (an app's connect, a
+/// stop) runs between turns of a flood, and what the handler passes on to a next batcher goes on in pieces of that
+/// size (one read of notifications at line rate is thousands of values). Items `isBulk` calls bulk (discoveries) wait
+/// behind the others (a connection, a state change, a completion, a value), which overtake them, so a link's events
+/// never queue behind thousands of advertisements. Within a lane the order is the posting order. Nothing is
 /// dropped; how many items may wait is the business of the poster (the host and the facade bound what they post from
 /// the air, see ``CentralHost``'s discovery bound).
 package final class SerialBatcher<Item>: @unchecked Sendable {
@@ -31,8 +33,9 @@ package final class SerialBatcher<Item>: @unchecked Sendable {
     /// Bulk items taken by the turns and not all handed over yet (on `queue` only), and the next one's index.
     private var current: [Item] = []
     private var next = 0
-    /// The other items, taken all at once by a turn (on `queue` only).
+    /// The other items taken by the turns and not all handed over yet (on `queue` only), and the next one's index.
     private var urgent: [Item] = []
+    private var urgentNext = 0
 
     /// Makes a batcher that runs `handler` on `queue` (serial) for each posted item. With `producer`, the serial
     /// queue the items are posted on, the first post of a block on it schedules the hand-over only once that block
@@ -80,18 +83,27 @@ package final class SerialBatcher<Item>: @unchecked Sendable {
         if schedule { queue.async { self.turn() } }
     }
 
-    /// Hands over every other item waiting, then up to ``turnLimit`` bulk ones, then schedules the next turn if more wait.
+    /// Hands over up to ``turnLimit`` of the other items waiting, then up to ``turnLimit`` bulk ones, then schedules
+    /// the next turn if more wait.
     private func turn() {
+        if urgentNext == urgent.count {
+            urgent.removeAll(keepingCapacity: urgent.capacity <= 4_096)
+            urgentNext = 0
+        }
         if next == current.count {
             current.removeAll(keepingCapacity: current.capacity <= 4_096)
             next = 0
         }
         lock.withLock {
-            swap(&urgent, &waiting)
+            if urgent.isEmpty { swap(&urgent, &waiting) }
             if current.isEmpty { swap(&current, &waitingBulk) }
         }
-        for item in urgent { handler(item) }
-        urgent.removeAll(keepingCapacity: true)
+        let urgentEnd = min(urgent.count, urgentNext + Self.turnLimit)
+        while urgentNext < urgentEnd {
+            let item = urgent[urgentNext]
+            urgentNext += 1
+            handler(item)
+        }
         let end = min(current.count, next + Self.turnLimit)
         while next < end {
             let item = current[next]
@@ -99,7 +111,7 @@ package final class SerialBatcher<Item>: @unchecked Sendable {
             handler(item)
         }
         let more: Bool = lock.withLock {
-            scheduled = next < current.count || !waiting.isEmpty || !waitingBulk.isEmpty
+            scheduled = urgentNext < urgent.count || next < current.count || !waiting.isEmpty || !waitingBulk.isEmpty
             return scheduled
         }
         if more { queue.async { self.turn() } }

@@ -34,14 +34,14 @@ extension SerialHost {
         return queue.sync(execute: work)
     }
 
-    /// The current state, read synchronously on `queue` (from any thread but `queue` itself).
+    /// The current state, read synchronously on `queue` (in place when called on it).
     func readState() -> HostState {
-        queue.sync { currentState }
+        onQueue { currentState }
     }
 
-    /// Sets the queue and handler for events and completions, replacing earlier ones (from any thread but `queue`).
+    /// Sets the queue and handler for events and completions, replacing earlier ones (in place when called on `queue`).
     func replaceEventHandler(queue eventQueue: DispatchQueue, _ handler: @escaping @Sendable (HostEvent) -> Void) {
-        queue.sync {
+        onQueue {
             self.outbox = HostDelivery.outbox(queue: eventQueue, gatheringOn: queue, gate: discoveryGate, handler: handler)
         }
     }

@@ -1,12 +1,17 @@
-// Readiness-driven reads and blocking-free writes on one non-blocking file descriptor, shared by every transport.
+// Readiness-driven reads on a thread of the channel's own and blocking-free writes on one non-blocking file descriptor, shared by every transport.
 
 import Dispatch
 import Foundation
 import Glibc
 
-/// Owns a non-blocking descriptor: a dispatch read source hands each `read()` result to `onChunk` on
-/// `queue`; writes wait for writability with poll() (bounded by `writeTimeout`), never with a sleep.
-/// The descriptor is closed once the source is cancelled. `datagrams` marks a packet socket (see ``write(_:)``).
+/// Owns a non-blocking descriptor: a reader thread of its own waits in poll() and hands each `read()` result to
+/// `onChunk` on `queue`, entering it with `queue.sync` (run inline on the reader thread when the queue is free), so
+/// bytes that arrive alone cost one thread wake-up, not the two of a dispatch read source (its event thread, then a
+/// worker). Writes wait for writability with poll() (bounded by `writeTimeout`), never with a sleep. The descriptor
+/// is closed by the reader thread as it ends. `datagrams` marks a packet socket (see ``write(_:)``).
+///
+/// Each started channel has one thread (kernel mode: one per connection's ATT socket, plus the HCI and management
+/// sockets); it ends once the channel ends or is closed.
 final class DescriptorChannel: @unchecked Sendable {
     let descriptor: Int32
     private let queue: DispatchQueue
@@ -17,7 +22,10 @@ final class DescriptorChannel: @unchecked Sendable {
     private let datagrams: Bool
     private let stateLock = NSLock()
     private let writeLock = NSLock()
-    private var source: DispatchSourceRead?
+    /// The write end of the pipe that wakes the reader thread from poll() to end; -1 before
+    /// ``start(onChunk:onEnd:)`` and after the thread ended.
+    private var wake: Int32 = -1
+    private var started = false
     private var finished = false
     private var descriptorClosed = false
     private var onEnd: (@Sendable (HCITransportError?) -> Void)?
@@ -39,7 +47,7 @@ final class DescriptorChannel: @unchecked Sendable {
 
     deinit { buffer.deallocate() }
 
-    /// The most reads one readiness event makes before it yields the queue (8 × 16 KiB of H4 is about 3,000 reports):
+    /// The most reads one turn on the queue makes before it yields it (8 × 16 KiB of H4 is about 3,000 reports):
     /// other work on the host's queue (an app's connect, a timer) waits at most that long behind a flood.
     static let readsPerTurn = 8
 
@@ -54,67 +62,128 @@ final class DescriptorChannel: @unchecked Sendable {
         return !finished
     }
 
-    /// Starts reading. `onChunk` gets each read's bytes and returns an error to end the channel; `onEnd` runs once.
+    /// Starts reading. `onChunk` gets each read's bytes on the queue and returns an error to end the channel; `onEnd`
+    /// runs once, on the queue.
     func start(onChunk: @escaping @Sendable ([UInt8]) -> HCITransportError?, onEnd: @escaping @Sendable (HCITransportError?) -> Void) {
-        let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
+        var ends: [Int32] = [-1, -1]
+        let piped = pipe(&ends) == 0
+        for end in ends where end >= 0 { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        let (waitEnd, wake) = piped ? (ends[0], ends[1]) : (-1, -1)
         stateLock.lock()
-        self.source = source
         self.onEnd = onEnd
+        self.wake = wake
+        started = true
+        let closedAlready = finished
         stateLock.unlock()
-        source.setEventHandler { [self] in readAvailable(onChunk) }
-        source.setCancelHandler { [self] in closeDescriptor() }
-        source.resume()
+        guard wake >= 0 else {
+            let error = HCITransportError(errno: errno, operation: "pipe for \(operation)")
+            return queue.async { [self] in finish(error) }
+        }
+        guard !closedAlready else {
+            Glibc.close(waitEnd)
+            Glibc.close(wake)
+            return closeDescriptor()
+        }
+        let thread = Thread { [self] in readLoop(onChunk, waitEnd: waitEnd) }
+        thread.name = "OCB reader: \(operation)"
+        thread.start()
     }
 
-    private func readAvailable(_ onChunk: ([UInt8]) -> HCITransportError?) {
+    /// The reader thread: waits for input (or the wake-up on `waitEnd` that ends it), reads on the queue, closes the
+    /// descriptor last.
+    private func readLoop(_ onChunk: @escaping ([UInt8]) -> HCITransportError?, waitEnd: Int32) {
+        defer {
+            closeDescriptor()
+            // Under the lock: a close() from another thread writes to `wake` only while it is still open.
+            stateLock.lock()
+            Glibc.close(wake)
+            wake = -1
+            stateLock.unlock()
+            Glibc.close(waitEnd)
+        }
+        var descriptors = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: waitEnd, events: Int16(POLLIN), revents: 0)]
+        while isOpen {
+            let ready = poll(&descriptors, 2, -1)
+            if ready < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                queue.sync { finish(HCITransportError(errno: code, operation: "poll \(operation)")) }
+                return
+            }
+            if descriptors[1].revents != 0 { return }
+            let events = Int32(descriptors[0].revents)
+            guard events != 0 else { continue }
+            let progressed = queue.sync { readAvailable(onChunk) }
+            // An error or hang-up that reads do not clear (no bytes, no end) would wake poll() forever: it ends the
+            // channel with the socket's pending error instead.
+            if !progressed, events & (POLLERR | POLLHUP | POLLNVAL) != 0 {
+                let code = pendingError()
+                queue.sync { finish(code == 0 ? .closed : HCITransportError(errno: code, operation: "poll \(operation)")) }
+            }
+        }
+    }
+
+    /// The socket's pending error (SO_ERROR), EIO when the descriptor is not a socket or has none to tell.
+    private func pendingError() -> Int32 {
+        var code: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &code, &length) == 0, code != 0 else { return EIO }
+        return code
+    }
+
+    /// Reads up to ``readsPerTurn`` times (on the queue); true when it read bytes or the channel ended.
+    private func readAvailable(_ onChunk: ([UInt8]) -> HCITransportError?) -> Bool {
         hasUnreadInput = true  // until a read finds nothing more
+        var progressed = false
         for _ in 0..<Self.readsPerTurn {
-            guard isOpen else { return }
+            guard isOpen else { return true }
             let count = Glibc.read(descriptor, buffer.baseAddress, readCapacity)
             if count > 0 {
-                if let error = onChunk(Array(buffer[0..<count])) { finish(error); return }
+                progressed = true
+                if let error = onChunk(Array(buffer[0..<count])) { finish(error); return true }
                 continue
             }
-            if count == 0 { finish(.closed); return }
+            if count == 0 { finish(.closed); return true }
             let code = errno
             if code == EINTR { continue }
             if code == EAGAIN || code == EWOULDBLOCK {
                 hasUnreadInput = false
-                return
+                return progressed
             }
             finish(HCITransportError(errno: code, operation: "read from \(operation)"))
-            return
+            return true
         }
+        return true
     }
 
-    /// Ends the channel from inside (on `queue`): cancels the source and reports `error`.
+    /// Ends the channel from inside (on `queue`): wakes the reader thread to end and reports `error`.
     func finish(_ error: HCITransportError?) {
-        stateLock.lock()
-        guard !finished else { stateLock.unlock(); return }
-        finished = true
-        let source = self.source
-        let onEnd = self.onEnd
-        self.onEnd = nil
-        stateLock.unlock()
-        if let source { source.cancel() } else { closeDescriptor() }
-        onEnd?(error)
+        let (first, onEnd) = markFinished()
+        if first { onEnd?(error) }
     }
 
     /// Closes from outside (any thread): `onEnd(nil)` follows on the queue.
     func close() {
+        let (first, onEnd) = markFinished()
+        if first, let onEnd { queue.async { onEnd(nil) } }
+    }
+
+    /// Marks the channel finished and wakes the reader thread (which then closes the descriptor), or closes the
+    /// descriptor at once when no reader thread runs; whether this call finished it, and the `onEnd` to call.
+    private func markFinished() -> (first: Bool, onEnd: (@Sendable (HCITransportError?) -> Void)?) {
         stateLock.lock()
-        guard !finished else { stateLock.unlock(); return }
+        guard !finished else { stateLock.unlock(); return (false, nil) }
         finished = true
-        let source = self.source
         let onEnd = self.onEnd
         self.onEnd = nil
-        stateLock.unlock()
-        if let source {
-            source.cancel()
-            queue.async { onEnd?(nil) }
-        } else {
-            closeDescriptor()
+        let readerRuns = started && wake >= 0
+        if readerRuns {
+            var one: UInt8 = 1
+            _ = Glibc.write(wake, &one, 1)
         }
+        stateLock.unlock()
+        if !readerRuns { closeDescriptor() }
+        return (true, onEnd)
     }
 
     private func closeDescriptor() {

@@ -78,10 +78,14 @@ public final class HCISocketTransport: HCITransport, @unchecked Sendable {
                 onPacket(HCIPacket(type: type, bytes: Array(datagram.dropFirst())))
             }
             return nil
-        }, onEnd: onClose)
+        }, onEnd: { error in
+            // An HCI socket has no other end that could close it: EPIPE (or end of file) means the controller went.
+            onClose(error == .closed ? .controllerDown : error)
+        })
         if channel == .user {
-            // A removed controller marks this socket with EPIPE, but the kernel then reports POLLERR alone, which a
-            // dispatch read source never delivers (seen in the VM): the management channel's Index Removed says it.
+            // A removed controller marks this socket with EPIPE, reported as POLLERR alone (seen in the VM); the
+            // channel's reader reads it and ends, and the management channel's Index Removed says the same, whichever
+            // comes first.
             let index = controller
             removalWatch = try? ManagementSocket(queue: queue, onEvent: { [weak reader] result in
                 guard case .success(let event) = result, event.index == index, event.kind == .indexRemoved else { return }
