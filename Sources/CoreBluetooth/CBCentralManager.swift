@@ -54,8 +54,10 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     /// Restored peripherals and scan waiting for the first `.poweredOn`.
     var restorePending: (peripherals: [CBPeripheral], scan: ScanParameters?)?
     var requestCounter: UInt64 = 0
-    /// Notification and indication values waiting for the delegate (see NotificationBound.swift).
+    /// Notification and indication values waiting for the delegate (see NotificationBound.swift), under its own
+    /// `notificationBoundLock`, for the same reason as the discoveries' below.
     var notificationBound = DeliveryBound(limit: CBCentralManager.notificationQueueBound)
+    let notificationBoundLock = NSLock()
     /// Discoveries waiting for the delegate (see DiscoveryBound.swift), under its own `discoveryBoundLock`: taken
     /// twice per advertisement by two threads, it must not contend with the manager's lock.
     var discoveryBound = DeliveryBound(limit: CBCentralManager.discoveryQueueBound)

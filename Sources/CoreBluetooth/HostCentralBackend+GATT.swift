@@ -136,9 +136,7 @@ extension HostCentralBackend {
                 client.subscribe(to: characteristic, configuration: configuration, handler: { value in
                     guard let self else { return }
                     // Strong until it ran: a weak reference made per value costs more than the value's whole hand-over.
-                    self.host.deliverOnEventQueue {
-                        self.emitUnlessStopped(.valueNotified(peer, handle: valueHandle, value: value, isIndication: isIndication))
-                    }
+                    self.post(.valueNotified(peer, handle: valueHandle, value: value, isIndication: isIndication))
                 }, completion: done)
             }
             if client.cache.descriptor(GATTAttributeType.clientCharacteristicConfiguration, of: characteristic) != nil { return configure() }

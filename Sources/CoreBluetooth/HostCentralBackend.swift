@@ -34,7 +34,9 @@ internal import OCBHCI
 package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
     /// The host driven.
     package let host: any CentralHost
-    let queue = DispatchQueue(label: "OpenCoreBluetooth.HostCentralBackend")
+    /// The host's own queue (``Host/CentralHost/queue``): the backend's state and the host's share it, so an event
+    /// costs no hand-over between threads on its way from the host to the facade.
+    let queue: DispatchQueue
 
     // Everything below is touched on `queue` only.
     var handler: (@Sendable (BackendEvent) -> Void)?
@@ -69,6 +71,7 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
     /// A backend over `host`; nothing happens until ``start(eventHandler:)``.
     package init(host: any CentralHost) {
         self.host = host
+        queue = host.queue
         queue.setSpecific(key: Self.queueKey, value: true)
     }
 
@@ -131,9 +134,11 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
         handler?(event)
     }
 
-    /// Hands an event to the facade from another thread (the host's queue), in order through `queue`.
+    /// Hands an event to the facade from a callback of the host (a GATT completion or handler, on the host's queue),
+    /// in order with everything else the host hands over (``Host/CentralHost/deliverOnEventQueue(_:)``): a value
+    /// notified after a write's response never overtakes it.
     func post(_ event: BackendEvent) {
-        queue.async { [self] in emitUnlessStopped(event) }
+        host.deliverOnEventQueue { [self] in emitUnlessStopped(event) }
     }
 
     /// ``emit(_:)`` unless the backend stopped (on `queue`).

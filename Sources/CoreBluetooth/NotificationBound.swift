@@ -13,11 +13,8 @@ extension CBCentralManager {
 
     /// Admits one value from `peer` to the delegate queue, or counts it as dropped (on the backend's queue).
     func admitNotification(from peer: PeerAddress) -> Bool {
-        let (admitted, warn): (Bool, Bool) = lock.run {
-            let outcome = notificationBound.admit()
-            if !outcome.admitted { active[peer]?.storedDroppedNotifications += 1 }
-            return outcome
-        }
+        let (admitted, warn) = notificationBoundLock.withLock { notificationBound.admit() }
+        if !admitted { lock.run { active[peer]?.storedDroppedNotifications += 1 } }
         if warn {
             Diagnostics.warning("the delegate is slower than the notifications: \(Self.notificationQueueBound) values wait for "
                                 + "it, further ones are dropped (CBPeripheral.droppedNotificationCount) until it catches up")
@@ -27,6 +24,6 @@ extension CBCentralManager {
 
     /// One admitted value reached the delegate queue; when none waits any more, the next overflow warns again.
     func notificationDelivered() {
-        lock.run { notificationBound.delivered() }
+        notificationBoundLock.withLock { notificationBound.delivered() }
     }
 }

@@ -8,9 +8,11 @@ import OCBHCI
 import OCBHost
 import Testing
 
-@Test(.timeLimit(.minutes(1))) func readRSSIAndDisconnectDoNotWaitBehindAPendingATTTransaction() async throws {
+@Test(.timeLimit(.minutes(3))) func readRSSIAndDisconnectDoNotWaitBehindAPendingATTTransaction() async throws {
     let controller = ScriptedController()
-    let host = HostController(configuration: HostConfiguration(makeTransport: { controller }))
+    // An ATT transaction timeout longer than any wait below: on a loaded machine (the whole suite on 2 cores) the
+    // test's own awaits were once slower than the 30 s default, and the timeout, not the link commands, ended the request.
+    let host = HostController(configuration: HostConfiguration(makeTransport: { controller }, attTransactionTimeout: .seconds(150)))
     let log = EventLog()
     host.setEventHandler(queue: DispatchQueue(label: "LinkCommandIndependenceTests.events")) { log.append($0) }
     defer { host.stop() }

@@ -57,6 +57,45 @@ import Testing
         #expect(log.all.filter { $0 != "connect" } == (0..<1_000).map { "\($0)" })
     }
 
+    @Test func inAReadersTurnOnItsOwnQueueEverythingGoesOverInPlaceAtTheTurnsEnd() {
+        // A host's queue with its flush point, the batcher's consumer and producer both: what a reader's turn posted
+        // (1,000 items, more than one turn's 256) is handed over before the turn returns, ahead of a block queued
+        // meanwhile, and nothing before the turn's body ended.
+        let queue = DispatchQueue(label: "test.host")
+        TurnFlush.install(on: queue)
+        let log = Log()
+        let batcher = SerialBatcher<Int>(queue: queue, gatheringOn: queue, isBulk: { $0 % 2 == 0 }) { log.add("\($0)") }
+        queue.sync {
+            let flush = DispatchQueue.getSpecific(key: TurnFlush.key)
+            #expect(flush != nil)
+            flush?.turn {
+                for value in 0..<1_000 { batcher.post(value) }
+                queue.async { log.add("connect") }
+                log.add("read")
+            }
+            log.add("turn ended")
+        }
+        queue.sync {}
+        let expected = ["read"] + (0..<1_000).filter { $0 % 2 == 1 }.map { "\($0)" }.prefix(256)
+        #expect(Array(log.all.prefix(257)) == Array(expected), "the other lane's first turn first")
+        #expect(log.all.filter { $0 != "read" && $0 != "turn ended" && $0 != "connect" }.count == 1_000)
+        #expect(log.all.suffix(2) == ["turn ended", "connect"], "all of it in place, before the block queued meanwhile")
+        #expect(batcher.isIdle)
+    }
+
+    @Test func outsideATurnAPostGoesOverInABlockOfItsOwn() {
+        let queue = DispatchQueue(label: "test.host")
+        TurnFlush.install(on: queue)
+        let log = Log()
+        let batcher = SerialBatcher<Int>(queue: queue, gatheringOn: queue) { log.add("\($0)") }
+        queue.sync {
+            batcher.post(1)
+            log.add("block ended")
+        }
+        queue.sync {}
+        #expect(log.all == ["block ended", "1"])
+    }
+
     @Test func otherItemsOvertakeTheBulkOnesStillWaitingEachLaneInOrder() {
         // 1,000 discoveries (bulk) wait; a connection event posted after them is handed over at the next turn, before
         // the discoveries still waiting; each lane keeps its order.

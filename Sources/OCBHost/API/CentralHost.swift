@@ -18,6 +18,12 @@ import OCBHCI
 /// calls: one request outstanding at a time in FIFO order, a 30 s transaction timeout (Core v5.4 Vol 3 Part F §3.3.3).
 /// When a connection ends, its client is closed with ``GATT/GATTError/disconnected``: every pending procedure completes.
 public protocol CentralHost: AnyObject, Sendable {
+    /// The host's own serial queue, where its state lives. An event handler set on it (``setEventHandler(queue:_:)``)
+    /// shares it: events and completions still come after the work that made them (never inside a call), but with no
+    /// hand-over to another thread: what a read brought is handed over at the end of the read's turn, in place. The
+    /// synchronous calls (``state``, ``linkMTU(on:)``, ``canSendWriteWithoutResponse(_:)``) run in place there.
+    /// The CoreBluetooth backend runs on it.
+    var queue: DispatchQueue { get }
     /// Sets where and to whom events and completions are delivered (replaces any earlier handler).
     func setEventHandler(queue: DispatchQueue, _ handler: @escaping @Sendable (HostEvent) -> Void)
     /// Discoveries (``HostEvent/discovered(_:)``) dropped because the handler was slower than the air: at most 16,384

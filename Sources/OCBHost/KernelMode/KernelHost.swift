@@ -32,7 +32,8 @@ public final class KernelHost: CentralHost, ATTLinkHost, @unchecked Sendable {
     public let controllerIndex: UInt16
     /// The btsnoop file each start records into (created or truncated then); nil records nothing.
     public let btsnoopPath: String?
-    let queue = DispatchQueue(label: "OpenCoreBluetooth.KernelHost")
+    /// The host's serial queue (``CentralHost/queue``).
+    public let queue = DispatchQueue(label: "OpenCoreBluetooth.KernelHost")
     var outbox: SerialBatcher<HostDelivery>
     let discoveryGate = DiscoveryGate()
     var currentState: HostState = .unknown

@@ -15,7 +15,8 @@ import OCBL2CAP
 /// driven on that queue (see ``CentralHost/withGATT(_:_:)``).
 public final class HostController: CentralHost, ATTLinkHost, @unchecked Sendable {
     let configuration: HostConfiguration
-    let queue = DispatchQueue(label: "OpenCoreBluetooth.HostController")
+    /// The host's serial queue (``CentralHost/queue``).
+    public let queue = DispatchQueue(label: "OpenCoreBluetooth.HostController")
     var outbox: SerialBatcher<HostDelivery>
     let discoveryGate = DiscoveryGate()
 

@@ -39,7 +39,9 @@ package final class SerialBatcher<Item>: @unchecked Sendable {
 
     /// Makes a batcher that runs `handler` on `queue` (serial) for each posted item. With `producer`, the serial
     /// queue the items are posted on, the first post of a block on it schedules the hand-over only once that block
-    /// ends, so everything one block produces (the reports of one read) goes over in one turn.
+    /// ends, so everything one block produces (the reports of one read) goes over in one turn; in a reader's turn
+    /// (``TurnFlush``) at the end of that turn, and when `queue` is `producer` every turn then runs there in place, so
+    /// the reader reads again only once what it read was handed over.
     /// `isBulk` picks the items handed over ``turnLimit`` at a time behind the others (none by default).
     package init(queue: DispatchQueue, gatheringOn producer: DispatchQueue? = nil, isBulk: @escaping (Item) -> Bool = { _ in false },
                  handler: @escaping (Item) -> Void) {
@@ -68,24 +70,39 @@ package final class SerialBatcher<Item>: @unchecked Sendable {
         switch next {
         case .none: break
         case .turn: queue.async { self.turn() }
-        case .gather(let producer): producer.async { self.endGathering() }
+        case .gather(let producer):
+            // In a reader's turn on the producer's queue: at its end, in place (``TurnFlush``); else a block of its own.
+            if let flush = TurnFlush.current, flush.belongs(to: producer) {
+                flush.atEnd { self.endGathering(in: flush) }
+            } else {
+                producer.async { self.endGathering(in: nil) }
+            }
         }
     }
 
-    /// The producer's block that posted ended: hands what it gathered over, unless a turn is already due.
-    private func endGathering() {
+    /// The producer's block (or turn, `flush`) that posted ended: hands what it gathered over, unless a turn is
+    /// already due. At the end of a reader's turn on the consumer's own queue, the turns run in place until none is left.
+    private func endGathering(in flush: TurnFlush?) {
         let schedule: Bool = lock.withLock {
             gathering = false
             guard !scheduled, !waiting.isEmpty || !waitingBulk.isEmpty else { return false }
             scheduled = true
             return true
         }
-        if schedule { queue.async { self.turn() } }
+        guard schedule else { return }
+        // The reader's turn on our own queue hands over all it read before it reads again: a flood is then read no
+        // faster than it is handled, and what cannot wait is dropped and counted at the gate, not left behind.
+        if let flush, flush.belongs(to: queue) {
+            while turn(rescheduling: false) {}
+            return
+        }
+        queue.async { self.turn() }
     }
 
     /// Hands over up to ``turnLimit`` of the other items waiting, then up to ``turnLimit`` bulk ones, then schedules
-    /// the next turn if more wait.
-    private func turn() {
+    /// the next turn if more wait (unless `rescheduling` is false: the caller runs it); true when more wait.
+    @discardableResult
+    private func turn(rescheduling: Bool = true) -> Bool {
         if urgentNext == urgent.count {
             urgent.removeAll(keepingCapacity: urgent.capacity <= 4_096)
             urgentNext = 0
@@ -114,7 +131,8 @@ package final class SerialBatcher<Item>: @unchecked Sendable {
             scheduled = urgentNext < urgent.count || next < current.count || !waiting.isEmpty || !waitingBulk.isEmpty
             return scheduled
         }
-        if more { queue.async { self.turn() } }
+        if more, rescheduling { queue.async { self.turn() } }
+        return more
     }
 }
 

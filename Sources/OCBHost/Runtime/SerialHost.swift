@@ -23,9 +23,10 @@ protocol SerialHost: AnyObject, Sendable {
 private let serialHostQueueKey = DispatchSpecificKey<ObjectIdentifier>()
 
 extension SerialHost {
-    /// Marks `queue` as this host's, for ``onQueue(_:)``; called once from the initializer.
+    /// Marks `queue` as this host's, for ``onQueue(_:)``, and gives it its ``TurnFlush``; called once from the initializer.
     func claimQueue() {
         queue.setSpecific(key: serialHostQueueKey, value: ObjectIdentifier(self))
+        TurnFlush.install(on: queue)
     }
 
     /// Runs `work` on `queue`: directly when already there (e.g. inside a `withGATT` body), else synchronously.

@@ -84,14 +84,18 @@ final class DescriptorChannel: @unchecked Sendable {
             Glibc.close(wake)
             return closeDescriptor()
         }
-        let thread = Thread { [self] in readLoop(onChunk, waitEnd: waitEnd) }
+        let thread = Thread { [self] in
+            let flush = queue.sync { DispatchQueue.getSpecific(key: TurnFlush.key) }
+            readLoop(onChunk, waitEnd: waitEnd, flush: flush)
+        }
         thread.name = "OCB reader: \(operation)"
         thread.start()
     }
 
     /// The reader thread: waits for input (or the wake-up on `waitEnd` that ends it), reads on the queue, closes the
     /// descriptor last.
-    private func readLoop(_ onChunk: @escaping ([UInt8]) -> HCITransportError?, waitEnd: Int32) {
+    /// Each read turn runs as a turn of the queue's `flush` point when it has one (a host's queue, ``TurnFlush``).
+    private func readLoop(_ onChunk: @escaping ([UInt8]) -> HCITransportError?, waitEnd: Int32, flush: TurnFlush?) {
         defer {
             closeDescriptor()
             // Under the lock: a close() from another thread writes to `wake` only while it is still open.
@@ -113,7 +117,7 @@ final class DescriptorChannel: @unchecked Sendable {
             if descriptors[1].revents != 0 { return }
             let events = Int32(descriptors[0].revents)
             guard events != 0 else { continue }
-            let progressed = queue.sync { readAvailable(onChunk) }
+            let progressed = queue.sync { flush.map { $0.turn { readAvailable(onChunk) } } ?? readAvailable(onChunk) }
             // An error or hang-up that reads do not clear (no bytes, no end) would wake poll() forever: it ends the
             // channel with the socket's pending error instead.
             if !progressed, events & (POLLERR | POLLHUP | POLLNVAL) != 0 {

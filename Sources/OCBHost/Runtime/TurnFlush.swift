@@ -1,0 +1,54 @@
+// The end of a reader's turn on a host's queue, where the batchers fed during the turn hand over in place.
+
+import Dispatch
+
+/// Work deferred to the end of the current turn on one serial queue: a reader's turn (``DescriptorChannel`` reading
+/// what arrived, on the host's queue) runs as ``turn(_:)``, and a ``SerialBatcher`` posted to during it defers its
+/// hand-over to the turn's end with ``atEnd(_:)`` instead of a block of its own on the queue. A value that arrives
+/// alone then reaches the app's queue with one thread wake-up (the reader's) and one hand-over (to the app's queue),
+/// not a wake-up per queue on the way. Used on its queue only.
+final class TurnFlush: @unchecked Sendable {
+    /// The queue-specific key under which a queue holds its flush point (``install(on:)``).
+    static let key = DispatchSpecificKey<TurnFlush>()
+
+    private var inTurn = false
+    private var pending: [() -> Void] = []
+
+    /// Gives `queue` a flush point (once, when the host makes its queue).
+    static func install(on queue: DispatchQueue) {
+        queue.setSpecific(key: key, value: TurnFlush())
+    }
+
+    /// The flush point of the queue the caller runs on while a turn runs there; nil outside a turn.
+    static var current: TurnFlush? {
+        guard let flush = DispatchQueue.getSpecific(key: key), flush.inTurn else { return nil }
+        return flush
+    }
+
+    /// True when `queue` is the queue of this flush point.
+    func belongs(to queue: DispatchQueue) -> Bool {
+        queue.getSpecific(key: Self.key) === self
+    }
+
+    /// Runs `body` as a turn (on the queue), then the work deferred to its end in order, including work that work
+    /// defers. A turn inside a turn is part of the outer one.
+    func turn<T>(_ body: () -> T) -> T {
+        guard !inTurn else { return body() }
+        inTurn = true
+        let result = body()
+        var index = 0
+        while index < pending.count {
+            let work = pending[index]
+            index += 1
+            work()
+        }
+        pending.removeAll(keepingCapacity: pending.count <= 64)
+        inTurn = false
+        return result
+    }
+
+    /// Runs `work` at the end of the current turn (call only while ``current`` is this flush point).
+    func atEnd(_ work: @escaping () -> Void) {
+        pending.append(work)
+    }
+}
