@@ -20,6 +20,14 @@ final class ScriptedController: HCITransport, @unchecked Sendable {
     private var sent: [UInt16] = []
     private var acl = 0
 
+    /// What ``hasUnreadInput`` says: true plays a transport whose last read turn left bytes unread (a flood).
+    var behind: Bool {
+        get { lock.withLock { isBehind } }
+        set { lock.withLock { isBehind = newValue } }
+    }
+    private var isBehind = false
+    var hasUnreadInput: Bool { behind }
+
     /// Opcodes of the commands received, in order.
     var sentOpcodes: [UInt16] { lock.withLock { sent } }
     /// How many ACL data packets the host sent (they are dropped).

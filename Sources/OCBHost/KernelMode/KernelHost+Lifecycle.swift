@@ -228,7 +228,11 @@ extension KernelHost {
     /// A packet from the raw socket: command answers, advertising reports and Disconnection Complete (for its reason);
     /// everything else belongs to the kernel.
     func receive(_ packet: HCIPacket) {
-        guard packet.type == .event, let event = try? HCIEvent(bytes: packet.bytes) else { return }
+        guard packet.type == .event else { return }
+        // The kernel connects on its own sockets; what waits here is a command or a link's ATT response.
+        if shedsAdvertisingReport(packet.bytes, behind: transport?.hasUnreadInput == true,
+                                  awaiting: commands.awaitingCount > 0 || links.values.contains { $0.att.nextDeadline != nil }) { return }
+        guard let event = try? HCIEvent(bytes: packet.bytes) else { return }
         switch event {
         case .commandComplete, .commandStatus:
             finish(commands.handle(event))

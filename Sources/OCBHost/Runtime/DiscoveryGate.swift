@@ -14,9 +14,23 @@ final class DiscoveryGate: @unchecked Sendable {
 
     private let lock = NSLock()
     private var bound = DeliveryBound(limit: DiscoveryGate.limit)
+    /// Advertising reports the host dropped unread (``shed(now:)``), and when it last warned about that.
+    private var shedCount = 0
+    private var lastShedWarning: ContinuousClock.Instant?
 
-    /// Discoveries dropped since the host was made.
-    var dropped: Int { lock.withLock { bound.dropped } }
+    /// Discoveries dropped since the host was made, the reports shed included.
+    var dropped: Int { lock.withLock { bound.dropped + shedCount } }
+
+    /// Counts one advertising report the host dropped without reading it (``SerialHost/shedsAdvertisingReports``);
+    /// true when that should be said (at most once a minute).
+    func shed(now: ContinuousClock.Instant = .now) -> Bool {
+        lock.withLock {
+            shedCount += 1
+            if let last = lastShedWarning, now - last < .seconds(60) { return false }
+            lastShedWarning = now
+            return true
+        }
+    }
 
     /// Whether one more discovery may wait at `now`; when not, it is counted as dropped, and `warn` is true for the
     /// first drop of an overflow (the next overflow warns again once the handler has caught up), at most once a minute

@@ -151,6 +151,9 @@ extension HostController {
         record(packet, direction: .received)
         switch packet.type {
         case .event:
+            if shedsAdvertisingReport(packet.bytes, behind: transport?.hasUnreadInput == true,
+                                      awaiting: commands.awaitingCount > 0 || attempts.activeAttempt != nil
+                                          || links.values.contains { $0.att.nextDeadline != nil }) { return }
             do {
                 let event = try HCIEvent(bytes: packet.bytes)
                 handleEvent(event)

@@ -1,6 +1,7 @@
 // What both hosts share around their one serial queue: the queue hop, event and completion delivery, the state.
 
 import Dispatch
+import OCBHCI
 
 /// A host whose state lives on one private serial queue and whose events and completions go to the handler's
 /// queue, in order: ``HostController`` and ``KernelHost`` (on `queue` only unless said otherwise).
@@ -63,6 +64,21 @@ extension SerialHost {
         }
         if admitted { outbox.post(.event(.discovered(device))) }
         return admitted
+    }
+
+    /// Drops the advertising report event `bytes` unread, counted in ``DiscoveryGate/dropped``, when the host is
+    /// behind the controller (`behind`: the last read turn left input unread) while it waits for an answer
+    /// (`awaiting`: a command, a connection attempt, an ATT response) that may be among the unread bytes: the answer
+    /// is then reached in the time it takes to skip the reports, not to handle them, so a connect or a stop during a
+    /// flood of advertisers does not wait behind it. A dropped advertiser is heard again at its next advertisement.
+    /// Says so at most once a minute. False (nothing done) for any other packet or when not behind and waiting.
+    func shedsAdvertisingReport(_ bytes: [UInt8], behind: Bool, awaiting: @autoclosure () -> Bool) -> Bool {
+        guard HCIEvent.isAdvertisingReport(bytes), behind, awaiting() else { return false }
+        if discoveryGate.shed() {
+            outbox.post(.event(.notice("advertising reports dropped unread while an answer waited behind them (a connect, a command, "
+                                       + "an ATT response during a flood); counted in droppedDiscoveryCount")))
+        }
+        return true
     }
 
     /// Runs a completion on the event queue.
