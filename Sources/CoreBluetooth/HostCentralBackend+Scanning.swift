@@ -59,14 +59,16 @@ extension HostCentralBackend {
 
     /// Active scanning (scan responses are merged into what the app sees, Core v5.4 Vol 4 Part E §7.8.10) unless
     /// ``ScanParameters/passive`` (Linux-only `CBCentralManagerScanOptionPassiveKey`), 60 ms
-    /// interval and 30 ms window (0.625 ms units), no controller duplicate filter. The host reports a device again
-    /// only when its data changed unless the app allows duplicates (the facade then coalesces as Apple does).
+    /// interval and 30 ms window (0.625 ms units), no controller duplicate filter. Unless the app allows duplicates,
+    /// the host coalesces as Apple does (once, once more with a completing scan response), and so does the facade.
     /// The service filter goes to the host only when no solicited services are asked for (the host matches
     /// advertised service UUIDs only; the facade applies both filters itself).
     static func scanOptions(_ parameters: ScanParameters) -> ScanOptions {
         let services: Set<BluetoothUUID> = parameters.solicitedServices.isEmpty ? Set(parameters.services ?? []) : []
-        return ScanOptions(isActive: !parameters.passive, controllerFiltersDuplicates: false,
-                           hostFiltersDuplicates: !parameters.allowDuplicates, services: services)
+        var options = ScanOptions(isActive: !parameters.passive, controllerFiltersDuplicates: false,
+                                  hostFiltersDuplicates: !parameters.allowDuplicates, services: services)
+        options.coalescesDiscoveries = !parameters.allowDuplicates
+        return options
     }
 
     /// ``report(_:)`` of `device`, reusing the last one parsed for its advertiser when the data, the scan response,

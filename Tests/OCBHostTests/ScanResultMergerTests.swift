@@ -70,6 +70,27 @@ private func scanRsp(_ peer: PeerAddress = peerA, rssi: Int8 = -41) -> Advertisi
     #expect(merger.receive(advInd(peerB), now: start).count == 1)
 }
 
+@Test func coalescingReportsOnceThenOnceMoreWithACompletingScanResponse() {
+    // Apple's rule without AllowDuplicates, in the host: data that merely changes (a counter) is not reported again;
+    // a scan response the first report lacked gives one more report; after that nothing.
+    var merger = ScanResultMerger(configuration: .init(isActive: true, responseWait: .milliseconds(300), filterDuplicates: true,
+                                                       coalesces: true))
+    _ = merger.receive(advInd(), now: start)
+    let first = merger.tick(now: start.advanced(by: .milliseconds(300)))
+    #expect(first.count == 1 && first.first?.scanResponseData == nil, "no scan response within the wait")
+    let counter = advertisingData + [0x04, 0xFF, 0xFF, 0xFF, 0x01]  // manufacturer data 0xFFFF, a counter byte
+    _ = merger.receive(advInd(data: counter), now: start.advanced(by: .seconds(1)))
+    #expect(merger.tick(now: start.advanced(by: .milliseconds(1_300))).isEmpty, "changed data without a response: coalesced")
+    _ = merger.receive(advInd(), now: start.advanced(by: .seconds(2)))
+    let completed = merger.receive(scanRsp(), now: start.advanced(by: .milliseconds(2_005)))
+    #expect(completed.count == 1 && completed.first?.scanResponseData == responseData)
+    _ = merger.receive(advInd(data: counter), now: start.advanced(by: .seconds(3)))
+    #expect(merger.receive(scanRsp(), now: start.advanced(by: .milliseconds(3_005))).isEmpty, "complete already")
+    // Another advertiser is its own.
+    #expect(merger.receive(advInd(peerB, data: [0x02, 0x01, 0x06]), now: start.advanced(by: .seconds(4))).isEmpty)
+    #expect(merger.receive(scanRsp(peerB), now: start.advanced(by: .milliseconds(4_005))).count == 1)
+}
+
 @Test func timedOutRepeatUsesTheLastKnownResponseSoDuplicatesStayFiltered() {
     var merger = ScanResultMerger(configuration: .init(isActive: true, filterDuplicates: true))
     _ = merger.receive(advInd(), now: start)

@@ -92,7 +92,9 @@ import Testing
             batcher.post(1)
             log.add("block ended")
         }
-        queue.sync {}
+        // Two blocks follow: the gathering's end, then the turn it schedules.
+        var spins = 0
+        while log.all.count < 2, spins < 5_000 { usleep(1_000); spins += 1 }
         #expect(log.all == ["block ended", "1"])
     }
 

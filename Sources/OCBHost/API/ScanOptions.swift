@@ -17,6 +17,10 @@ public struct ScanOptions: Sendable, Hashable {
     public var controllerFiltersDuplicates: Bool
     /// Report a device again only when its data changed (host-side).
     public var hostFiltersDuplicates: Bool
+    /// Report a device once, and once more when a scan response completes it, as CoreBluetooth does without
+    /// AllowDuplicates (host-side, ``ScanResultMerger/Configuration/coalesces``; overrides ``hostFiltersDuplicates``):
+    /// the reports in between cost no parse above the host.
+    public var coalescesDiscoveries: Bool = false
     /// Only devices advertising at least one of these service UUIDs; empty means every device.
     public var services: Set<BluetoothUUID>
     /// Longest wait for a scan response before a scannable advertisement is reported without it.

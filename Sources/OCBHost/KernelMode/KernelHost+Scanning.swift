@@ -80,7 +80,8 @@ extension KernelHost {
 
     static func merger(_ options: ScanOptions) -> ScanResultMerger {
         ScanResultMerger(configuration: .init(isActive: options.isActive, responseWait: options.scanResponseWait,
-                                              filterDuplicates: options.hostFiltersDuplicates, serviceFilter: options.services))
+                                              filterDuplicates: options.hostFiltersDuplicates,
+                                              coalesces: options.coalescesDiscoveries, serviceFilter: options.services))
     }
 
     /// Asks for the kernel's discovery; Busy joins another client's, Permission Denied falls back to our own commands.

@@ -41,7 +41,7 @@ extension HostController {
         let begin: () -> Void = { [self] in
             let merger = ScanResultMerger(configuration: .init(isActive: options.isActive, responseWait: options.scanResponseWait,
                                                                filterDuplicates: options.hostFiltersDuplicates,
-                                                               serviceFilter: options.services))
+                                                               coalesces: options.coalescesDiscoveries, serviceFilter: options.services))
             let scanType: LEScanType = options.isActive ? .active : .passive
             let enabled: (HostError?) -> Void = { [self] error in
                 if error == nil {

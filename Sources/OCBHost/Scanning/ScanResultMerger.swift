@@ -12,6 +12,9 @@ import OCBCore
 /// - Passive scanning, or a non-scannable advertisement: reported at once, without scan response.
 /// - Host duplicate filtering: a device is reported again only when its connectability, advertising data or
 ///   scan response data changed (RSSI changes alone do not count).
+/// - Coalescing (``Configuration/coalesces``, Apple's rule for a scan without AllowDuplicates): a device is reported
+///   once, and once more when a scan response comes that its first report lacked; data that merely changes is not
+///   reported again.
 /// - Service filter: only devices whose merged data lists at least one of the UUIDs are reported.
 /// - Anonymous extended advertisements (Address_Type 0xFF) are reported one by one, never merged or filtered as
 ///   duplicates (there is no address to tell one advertiser from another), and leave no state.
@@ -29,6 +32,8 @@ public struct ScanResultMerger: Sendable {
         public var responseWait: Duration
         /// Report a device again only when its data changed.
         public var filterDuplicates: Bool
+        /// Report a device once, and once more when a scan response completes it (overrides ``filterDuplicates``).
+        public var coalesces: Bool
         /// Report only devices advertising one of these services; nil or empty reports every device.
         public var serviceFilter: Set<BluetoothUUID>?
         /// Extracts the service UUIDs a device advertises from AD structures (Vol 3 Part C §11; Supplement Part A §1.1).
@@ -40,12 +45,13 @@ public struct ScanResultMerger: Sendable {
 
         /// Makes a configuration.
         public init(isActive: Bool, responseWait: Duration = .milliseconds(500), filterDuplicates: Bool,
-                    serviceFilter: Set<BluetoothUUID>? = nil,
+                    coalesces: Bool = false, serviceFilter: Set<BluetoothUUID>? = nil,
                     serviceUUIDs: @escaping @Sendable ([UInt8]) -> Set<BluetoothUUID> = ScanResultMerger.advertisedServiceUUIDs,
                     capacity: Int = 4_096, maxAge: Duration = .seconds(30)) {
             self.isActive = isActive
             self.responseWait = responseWait
             self.filterDuplicates = filterDuplicates
+            self.coalesces = coalesces
             self.serviceFilter = serviceFilter
             self.serviceUUIDs = serviceUUIDs
             self.capacity = max(1, capacity)
@@ -318,7 +324,13 @@ public struct ScanResultMerger: Sendable {
         if let filter = configuration.serviceFilter, !filter.isEmpty {
             guard !configuration.serviceUUIDs(device.mergedData).isDisjoint(with: filter) else { return [] }
         }
-        if configuration.filterDuplicates, remember {
+        if configuration.coalesces, remember {
+            if let reported = advertisers[device.peer]?.reported, reported.scanResponseData != nil || device.scanResponseData == nil {
+                return []
+            }
+            advertisers[device.peer]?.reported = Signature(isConnectable: device.isConnectable, advertisingData: device.advertisingData,
+                                                           scanResponseData: device.scanResponseData)
+        } else if configuration.filterDuplicates, remember {
             let signature = Signature(isConnectable: device.isConnectable, advertisingData: device.advertisingData,
                                       scanResponseData: device.scanResponseData)
             guard advertisers[device.peer]?.reported != signature else { return [] }
