@@ -92,9 +92,11 @@ func runFloodBenchmark(count: Int) -> Bool {
     do { peer = try VirtualPeer(controllers: 1) } catch { return fail("the virtual peer did not start: \(error)") }
     defer { peer.stop() }
     let central = FloodCentral()
-    let manager = CBCentralManager(delegate: central, queue: central.queue,
-                                   options: [CBCentralManagerOptionTransportKey: "tcp:127.0.0.1:\(peer.port())",
-                                             CBCentralManagerOptionShowPowerAlertKey: false])
+    var options: [String: Any] = [CBCentralManagerOptionTransportKey: "tcp:127.0.0.1:\(peer.port())",
+                                  CBCentralManagerOptionShowPowerAlertKey: false]
+    // OCB_BENCH_BTSNOOP=PATH records the session: when each packet of a connect during the flood went and came.
+    if let path = ProcessInfo.processInfo.environment["OCB_BENCH_BTSNOOP"] { options[CBCentralManagerOptionBtsnoopPathKey] = path }
+    let manager = CBCentralManager(delegate: central, queue: central.queue, options: options)
     guard central.wait({ $0.isPoweredOn }) else { return fail("the manager did not power on") }
     manager.scanForPeripherals(withServices: nil, options: nil)
     guard central.wait({ $0.alpha != nil }), let alpha = central.alpha else { return fail("OCB Alpha was not found") }

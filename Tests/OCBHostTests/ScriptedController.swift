@@ -20,13 +20,13 @@ final class ScriptedController: HCITransport, @unchecked Sendable {
     private var sent: [UInt16] = []
     private var acl = 0
 
-    /// What ``hasUnreadInput`` says: true plays a transport whose last read turn left bytes unread (a flood).
+    /// What ``hasInputWaiting`` says: true plays a transport with bytes waiting beyond the read being handled (a flood).
     var behind: Bool {
         get { lock.withLock { isBehind } }
         set { lock.withLock { isBehind = newValue } }
     }
     private var isBehind = false
-    var hasUnreadInput: Bool { behind }
+    var hasInputWaiting: Bool { behind }
 
     /// Opcodes of the commands received, in order.
     var sentOpcodes: [UInt16] { lock.withLock { sent } }

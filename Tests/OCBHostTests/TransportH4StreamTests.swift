@@ -73,6 +73,14 @@ func readExactly(_ descriptor: Int32, _ count: Int) -> [UInt8] {
     return result
 }
 
+/// Values noted from the transport's queue.
+private final class Flags: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [Bool] = []
+    func put(_ value: Bool) { lock.withLock { stored.append(value) } }
+    var items: [Bool] { lock.withLock { stored } }
+}
+
 @Suite struct TransportH4StreamTests {
     // HCI_Reset and its Command Complete (Core v5.4 Vol 4 Part E §7.3.2, §7.7.14), then an ACL packet.
     let reset = HCIPacket(type: .command, bytes: [0x03, 0x0C, 0x00])
@@ -128,6 +136,28 @@ func readExactly(_ descriptor: Int32, _ count: Int) -> [UInt8] {
         }, onClose: { _ in })
         writeAll(pair[1], resetComplete.h4Bytes + acl.h4Bytes)
         #expect(onQueue.waitForPackets(2) == [resetComplete, acl])
+        transport.close()
+    }
+
+    @Test func whileAReadIsHandedOverItSaysWhetherMoreInputWaits() throws {
+        // 20 ACL packets of 1,004 bytes in one write: the first read fills the 16 KiB buffer, so its packets are
+        // handled with more input waiting; the packets of the last read have nothing behind them.
+        var pair: [Int32] = [0, 0]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+        defer { Glibc.close(pair[1]) }
+        let transport = H4StreamTransport(endpoint: .fileDescriptor(pair[0]))
+        let queue = DispatchQueue(label: "transport-test.waiting")
+        let seen = TransportRecorder()
+        let flags = Flags()
+        try transport.open(queue: queue, onPacket: { packet in
+            flags.put(transport.hasInputWaiting)
+            seen.note(packet)
+        }, onClose: { _ in })
+        let packet = HCIPacket(type: .acl, bytes: [0x40, 0x20, 0xE8, 0x03] + [UInt8](repeating: 0x5A, count: 1_000))
+        writeAll(pair[1], (0..<20).flatMap { _ in packet.h4Bytes })
+        #expect(seen.waitForPackets(20).count == 20)
+        #expect(flags.items.first == true, "the first read filled the buffer")
+        #expect(flags.items.last == false, "nothing behind the last read")
         transport.close()
     }
 

@@ -230,7 +230,7 @@ extension KernelHost {
     func receive(_ packet: HCIPacket) {
         guard packet.type == .event else { return }
         // The kernel connects on its own sockets; what waits here is a command or a link's ATT response.
-        if shedsAdvertisingReport(packet.bytes, behind: transport?.hasUnreadInput == true,
+        if shedsAdvertisingReport(packet.bytes, behind: transport?.hasInputWaiting == true,
                                   awaiting: commands.awaitingCount > 0 || links.values.contains { $0.att.nextDeadline != nil }) { return }
         guard let event = try? HCIEvent(bytes: packet.bytes) else { return }
         switch event {

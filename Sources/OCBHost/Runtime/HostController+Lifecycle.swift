@@ -151,7 +151,7 @@ extension HostController {
         record(packet, direction: .received)
         switch packet.type {
         case .event:
-            if shedsAdvertisingReport(packet.bytes, behind: transport?.hasUnreadInput == true,
+            if shedsAdvertisingReport(packet.bytes, behind: transport?.hasInputWaiting == true,
                                       awaiting: commands.awaitingCount > 0 || attempts.activeAttempt != nil
                                           || links.values.contains { $0.att.nextDeadline != nil }) { return }
             do {

@@ -67,13 +67,13 @@ extension SerialHost {
     }
 
     /// Drops the advertising report event `bytes` unread, counted in ``DiscoveryGate/dropped``, when the host is
-    /// behind the controller (`behind`: the last read turn left input unread) while it waits for an answer
+    /// behind the controller (`behind`: input waits beyond the read being handled) while it waits for an answer
     /// (`awaiting`: a command, a connection attempt, an ATT response) that may be among the unread bytes: the answer
     /// is then reached in the time it takes to skip the reports, not to handle them, so a connect or a stop during a
     /// flood of advertisers does not wait behind it. A dropped advertiser is heard again at its next advertisement.
     /// Says so at most once a minute. False (nothing done) for any other packet or when not behind and waiting.
-    func shedsAdvertisingReport(_ bytes: [UInt8], behind: Bool, awaiting: @autoclosure () -> Bool) -> Bool {
-        guard HCIEvent.isAdvertisingReport(bytes), behind, awaiting() else { return false }
+    func shedsAdvertisingReport(_ bytes: [UInt8], behind: @autoclosure () -> Bool, awaiting: @autoclosure () -> Bool) -> Bool {
+        guard HCIEvent.isAdvertisingReport(bytes), awaiting(), behind() else { return false }
         if discoveryGate.shed() {
             outbox.post(.event(.notice("advertising reports dropped unread while an answer waited behind them (a connect, a command, "
                                        + "an ATT response during a flood); counted in droppedDiscoveryCount")))

@@ -55,6 +55,19 @@ final class DescriptorChannel: @unchecked Sendable {
     /// the other side sent (an answer it waits for may be among the unread bytes). Read on the channel's queue.
     private(set) var hasUnreadInput = false
 
+    /// Whether input waits beyond the chunk being handled, once asked during that chunk (reset at each read).
+    private var inputWaiting: Bool?
+
+    /// True when bytes (or datagrams) beyond the chunk being handled wait to be read: asked of the descriptor (poll
+    /// with no wait) at most once per chunk, on the queue; true at once when the chunk filled the read buffer.
+    var hasInputWaiting: Bool {
+        if let known = inputWaiting { return known }
+        var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        let known = poll(&waiting, 1, 0) > 0 && Int32(waiting.revents) & POLLIN != 0
+        inputWaiting = known
+        return known
+    }
+
     /// True until the channel ended or was closed.
     var isOpen: Bool {
         stateLock.lock()
@@ -144,6 +157,7 @@ final class DescriptorChannel: @unchecked Sendable {
             let count = Glibc.read(descriptor, buffer.baseAddress, readCapacity)
             if count > 0 {
                 progressed = true
+                inputWaiting = !datagrams && count == readCapacity ? true : nil
                 if let error = onChunk(Array(buffer[0..<count])) { finish(error); return true }
                 continue
             }

@@ -104,6 +104,14 @@ public final class HCISocketTransport: HCITransport, @unchecked Sendable {
         try reader.write(packet.h4Bytes)
     }
 
+    /// True when datagrams beyond the one being handled wait (``HCITransport/hasInputWaiting``); on the transport's queue.
+    public var hasInputWaiting: Bool {
+        lock.lock()
+        let reader = descriptorChannel
+        lock.unlock()
+        return reader?.hasInputWaiting ?? false
+    }
+
     /// True while the last read turn left datagrams unread (``HCITransport/hasUnreadInput``); on the transport's queue.
     public var hasUnreadInput: Bool {
         lock.lock()

@@ -28,9 +28,16 @@ public protocol HCITransport: AnyObject, Sendable {
     /// waiting), read on the transport's queue: a command's answer may be among them, so the host does not count that
     /// time against the command's timeout.
     var hasUnreadInput: Bool { get }
+
+    /// True when bytes beyond the packets being handled now are waiting to be read, asked on the transport's queue
+    /// while it hands over a read: the host is behind what the controller sent (``SerialHost``'s shedding of
+    /// advertising reports while an answer may be among them).
+    var hasInputWaiting: Bool { get }
 }
 
 extension HCITransport {
     /// False for a transport that cannot tell (it delivers what it has at once).
     public var hasUnreadInput: Bool { false }
+    /// False for a transport that cannot tell (it delivers what it has at once).
+    public var hasInputWaiting: Bool { false }
 }
