@@ -20,13 +20,13 @@ final class ScriptedController: HCITransport, @unchecked Sendable {
     private var sent: [UInt16] = []
     private var acl = 0
 
-    /// What ``hasInputWaiting`` says: true plays a transport with bytes waiting beyond the read being handled (a flood).
+    /// What ``isBehind`` says: true plays a transport with bytes waiting beyond the read being handled (a flood).
     var behind: Bool {
-        get { lock.withLock { isBehind } }
-        set { lock.withLock { isBehind = newValue } }
+        get { lock.withLock { behindFlag } }
+        set { lock.withLock { behindFlag = newValue } }
     }
-    private var isBehind = false
-    var hasInputWaiting: Bool { behind }
+    private var behindFlag = false
+    var isBehind: Bool { behind }
 
     /// Opcodes of the commands received, in order.
     var sentOpcodes: [UInt16] { lock.withLock { sent } }

@@ -150,7 +150,7 @@ private final class Flags: @unchecked Sendable {
         let seen = TransportRecorder()
         let flags = Flags()
         try transport.open(queue: queue, onPacket: { packet in
-            flags.put(transport.hasInputWaiting)
+            flags.put(transport.isBehind)
             seen.note(packet)
         }, onClose: { _ in })
         let packet = HCIPacket(type: .acl, bytes: [0x40, 0x20, 0xE8, 0x03] + [UInt8](repeating: 0x5A, count: 1_000))
@@ -158,6 +158,22 @@ private final class Flags: @unchecked Sendable {
         #expect(seen.waitForPackets(20).count == 20)
         #expect(flags.items.first == true, "the first read filled the buffer")
         #expect(flags.items.last == false, "nothing behind the last read")
+        transport.close()
+    }
+
+    @Test func aSendToAPeerThatWentAwayIsATypedErrorNotASignal() throws {
+        // Without MSG_NOSIGNAL a write to a socket whose other end is gone raises SIGPIPE, which ends the process.
+        var pair: [Int32] = [0, 0]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+        let transport = H4StreamTransport(endpoint: .fileDescriptor(pair[0]))
+        let recorder = TransportRecorder()
+        try recorder.open(transport)
+        Glibc.close(pair[1])
+        var failure: HCITransportError?
+        for _ in 0..<3 where failure == nil {
+            do { try transport.send(reset) } catch { failure = error }
+        }
+        #expect(failure == .closed || failure == .notOpen, "EPIPE (or the channel already ended on the hang-up)")
         transport.close()
     }
 

@@ -229,9 +229,9 @@ extension KernelHost {
     /// everything else belongs to the kernel.
     func receive(_ packet: HCIPacket) {
         guard packet.type == .event else { return }
-        // The kernel connects on its own sockets; what waits here is a command or a link's ATT response.
-        if shedsAdvertisingReport(packet.bytes, behind: transport?.hasInputWaiting == true,
-                                  awaiting: commands.awaitingCount > 0 || links.values.contains { $0.att.nextDeadline != nil }) { return }
+        // Only a command's answer can be behind the reports on this socket: the kernel connects, and ATT comes, on
+        // sockets of their own.
+        if shedsAdvertisingReport(packet.bytes, behind: transport?.isBehind == true, awaiting: commands.awaitingCount > 0) { return }
         guard let event = try? HCIEvent(bytes: packet.bytes) else { return }
         switch event {
         case .commandComplete, .commandStatus:

@@ -151,9 +151,12 @@ extension HostController {
         record(packet, direction: .received)
         switch packet.type {
         case .event:
-            if shedsAdvertisingReport(packet.bytes, behind: transport?.hasInputWaiting == true,
-                                      awaiting: commands.awaitingCount > 0 || attempts.activeAttempt != nil
-                                          || links.values.contains { $0.att.nextDeadline != nil }) { return }
+            if shedsAdvertisingReport(packet.bytes, behind: transport?.isBehind == true,
+                                      awaiting: commands.awaitingCount > 0 || links.values.contains { $0.att.nextDeadline != nil }) {
+                // Not a connection attempt on air: its LE Connection Complete comes when the peer shows up, which
+                // may be hours for a reconnect; skipping reports would not bring it sooner.
+                return
+            }
             do {
                 let event = try HCIEvent(bytes: packet.bytes)
                 handleEvent(event)

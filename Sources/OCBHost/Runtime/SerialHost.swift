@@ -66,14 +66,17 @@ extension SerialHost {
         return admitted
     }
 
-    /// Drops the advertising report event `bytes` unread, counted in ``DiscoveryGate/dropped``, when the host is
-    /// behind the controller (`behind`: input waits beyond the read being handled) while it waits for an answer
-    /// (`awaiting`: a command, a connection attempt, an ATT response) that may be among the unread bytes: the answer
-    /// is then reached in the time it takes to skip the reports, not to handle them, so a connect or a stop during a
-    /// flood of advertisers does not wait behind it. A dropped advertiser is heard again at its next advertisement.
-    /// Says so at most once a minute. False (nothing done) for any other packet or when not behind and waiting.
+    /// Drops the legacy or directed advertising report event `bytes` unread, counted in ``DiscoveryGate/dropped``,
+    /// when the host is behind the controller (`behind`: the read being handled is part of a backlog,
+    /// ``HCITransport/isBehind``) while it waits for an answer that may be among the unread bytes (`awaiting`: a
+    /// command, or in full-host mode an ATT response): the answer is then reached in the time it takes to skip the
+    /// reports, not to handle them, so a connect's steps or a stop during a flood of advertisers do not wait behind
+    /// it. A dropped advertiser is heard again at its next advertisement. Extended reports are never dropped here: they
+    /// may be pieces of a chain that a missing piece would corrupt. Says so at most once a minute. False (nothing done)
+    /// for any other packet, or when not both behind and waiting.
     func shedsAdvertisingReport(_ bytes: [UInt8], behind: @autoclosure () -> Bool, awaiting: @autoclosure () -> Bool) -> Bool {
-        guard HCIEvent.isAdvertisingReport(bytes), awaiting(), behind() else { return false }
+        // 0x0D: LE Extended Advertising Report (Core v5.4 Vol 4 Part E §7.7.65.13), kept whole for the reassembler.
+        guard HCIEvent.isAdvertisingReport(bytes), bytes[2] != 0x0D, awaiting(), behind() else { return false }
         if discoveryGate.shed() {
             outbox.post(.event(.notice("advertising reports dropped unread while an answer waited behind them (a connect, a command, "
                                        + "an ATT response during a flood); counted in droppedDiscoveryCount")))

@@ -20,6 +20,9 @@ final class DescriptorChannel: @unchecked Sendable {
     private let operation: String
     /// A packet socket (one datagram per write), not a byte stream.
     private let datagrams: Bool
+    /// The descriptor is a socket: writes go with `send(MSG_NOSIGNAL)`, so a peer that reset the connection gives
+    /// EPIPE, not a SIGPIPE that would end the process.
+    private let isSocket: Bool
     private let stateLock = NSLock()
     private let writeLock = NSLock()
     /// The write end of the pipe that wakes the reader thread from poll() to end; -1 before
@@ -41,6 +44,8 @@ final class DescriptorChannel: @unchecked Sendable {
         self.writeTimeoutMilliseconds = writeTimeoutMilliseconds
         self.operation = operation
         buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readCapacity, alignment: 8)
+        var status = stat()
+        isSocket = fstat(descriptor, &status) == 0 && status.st_mode & S_IFMT == S_IFSOCK
         let flags = fcntl(descriptor, F_GETFL)
         if flags >= 0 { _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) }
     }
@@ -55,18 +60,14 @@ final class DescriptorChannel: @unchecked Sendable {
     /// the other side sent (an answer it waits for may be among the unread bytes). Read on the channel's queue.
     private(set) var hasUnreadInput = false
 
-    /// Whether input waits beyond the chunk being handled, once asked during that chunk (reset at each read).
-    private var inputWaiting: Bool?
-
-    /// True when bytes (or datagrams) beyond the chunk being handled wait to be read: asked of the descriptor (poll
-    /// with no wait) at most once per chunk, on the queue; true at once when the chunk filled the read buffer.
-    var hasInputWaiting: Bool {
-        if let known = inputWaiting { return known }
-        var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        let known = poll(&waiting, 1, 0) > 0 && Int32(waiting.revents) & POLLIN != 0
-        inputWaiting = known
-        return known
-    }
+    /// True while the chunk being handed over is part of a backlog (on the queue): it filled the read buffer (a
+    /// stream), or it is at least the ``datagramsBehind``-th datagram of a turn that has not found the socket empty,
+    /// or the previous turn stopped at ``readsPerTurn`` with input unread.
+    private(set) var isBehind = false
+    /// The previous read turn stopped at its limit, not at an empty descriptor.
+    private var lastTurnStoppedAtLimit = false
+    /// Datagrams one turn reads before it counts as behind: a few waiting is ordinary, more is a backlog.
+    static let datagramsBehind = 4
 
     /// True until the channel ended or was closed.
     var isOpen: Bool {
@@ -78,24 +79,25 @@ final class DescriptorChannel: @unchecked Sendable {
     /// Starts reading. `onChunk` gets each read's bytes on the queue and returns an error to end the channel; `onEnd`
     /// runs once, on the queue.
     func start(onChunk: @escaping @Sendable ([UInt8]) -> HCITransportError?, onEnd: @escaping @Sendable (HCITransportError?) -> Void) {
+        stateLock.lock()
+        guard !finished else {
+            // close() came first, before there was an onEnd to call: it follows now, as close() promises.
+            stateLock.unlock()
+            closeDescriptor()
+            return queue.async { onEnd(nil) }
+        }
         var ends: [Int32] = [-1, -1]
         let piped = pipe(&ends) == 0
+        let code = errno
         for end in ends where end >= 0 { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         let (waitEnd, wake) = piped ? (ends[0], ends[1]) : (-1, -1)
-        stateLock.lock()
         self.onEnd = onEnd
         self.wake = wake
         started = true
-        let closedAlready = finished
         stateLock.unlock()
         guard wake >= 0 else {
-            let error = HCITransportError(errno: errno, operation: "pipe for \(operation)")
+            let error = HCITransportError(errno: code, operation: "pipe for \(operation)")
             return queue.async { [self] in finish(error) }
-        }
-        guard !closedAlready else {
-            Glibc.close(waitEnd)
-            Glibc.close(wake)
-            return closeDescriptor()
         }
         let thread = Thread { [self] in
             let flush = queue.sync { DispatchQueue.getSpecific(key: TurnFlush.key) }
@@ -140,24 +142,27 @@ final class DescriptorChannel: @unchecked Sendable {
         }
     }
 
-    /// The socket's pending error (SO_ERROR), EIO when the descriptor is not a socket or has none to tell.
+    /// The socket's pending error (SO_ERROR; 0 for a hang-up with none), EIO when the descriptor is not a socket.
     private func pendingError() -> Int32 {
         var code: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
-        guard getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &code, &length) == 0, code != 0 else { return EIO }
+        guard getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &code, &length) == 0 else { return EIO }
         return code
     }
 
     /// Reads up to ``readsPerTurn`` times (on the queue); true when it read bytes or the channel ended.
     private func readAvailable(_ onChunk: ([UInt8]) -> HCITransportError?) -> Bool {
         hasUnreadInput = true  // until a read finds nothing more
+        let startedBehind = lastTurnStoppedAtLimit
+        lastTurnStoppedAtLimit = true  // until a read finds nothing more
         var progressed = false
-        for _ in 0..<Self.readsPerTurn {
+        defer { isBehind = false }
+        for index in 0..<Self.readsPerTurn {
             guard isOpen else { return true }
             let count = Glibc.read(descriptor, buffer.baseAddress, readCapacity)
             if count > 0 {
                 progressed = true
-                inputWaiting = !datagrams && count == readCapacity ? true : nil
+                isBehind = startedBehind || (datagrams ? index + 1 >= Self.datagramsBehind : count == readCapacity)
                 if let error = onChunk(Array(buffer[0..<count])) { finish(error); return true }
                 continue
             }
@@ -166,6 +171,7 @@ final class DescriptorChannel: @unchecked Sendable {
             if code == EINTR { continue }
             if code == EAGAIN || code == EWOULDBLOCK {
                 hasUnreadInput = false
+                lastTurnStoppedAtLimit = false
                 return progressed
             }
             finish(HCITransportError(errno: code, operation: "read from \(operation)"))
@@ -221,7 +227,9 @@ final class DescriptorChannel: @unchecked Sendable {
         var written = 0
         while written < bytes.count {
             let count = bytes.withUnsafeBytes { raw in
-                Glibc.write(descriptor, raw.baseAddress.map { $0 + written }, bytes.count - written)
+                let start = raw.baseAddress.map { $0 + written }
+                return isSocket ? Glibc.send(descriptor, start, bytes.count - written, Int32(MSG_NOSIGNAL))
+                    : Glibc.write(descriptor, start, bytes.count - written)
             }
             if count > 0 { written += count; continue }
             // A packet socket takes a datagram whole or not at all; the kernel's management channel answers a command

@@ -41,8 +41,8 @@ public final class H4StreamTransport: HCITransport, @unchecked Sendable {
     /// True while the last read turn left bytes unread (``HCITransport/hasUnreadInput``); on the transport's queue.
     public var hasUnreadInput: Bool { lock.withLock { channel }?.hasUnreadInput ?? false }
 
-    /// True when bytes beyond the read being handled wait (``HCITransport/hasInputWaiting``); on the transport's queue.
-    public var hasInputWaiting: Bool { lock.withLock { channel }?.hasInputWaiting ?? false }
+    /// True while the read being handed over is part of a backlog (``HCITransport/isBehind``); on the transport's queue.
+    public var isBehind: Bool { lock.withLock { channel }?.isBehind ?? false }
 
     /// Makes a transport for `endpoint`; nothing is opened until ``open(queue:onPacket:onClose:)``.
     public init(endpoint: Endpoint) { self.endpoint = endpoint }

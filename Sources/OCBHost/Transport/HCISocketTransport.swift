@@ -104,12 +104,12 @@ public final class HCISocketTransport: HCITransport, @unchecked Sendable {
         try reader.write(packet.h4Bytes)
     }
 
-    /// True when datagrams beyond the one being handled wait (``HCITransport/hasInputWaiting``); on the transport's queue.
-    public var hasInputWaiting: Bool {
+    /// True while the datagram being handed over is part of a backlog (``HCITransport/isBehind``); on the transport's queue.
+    public var isBehind: Bool {
         lock.lock()
         let reader = descriptorChannel
         lock.unlock()
-        return reader?.hasInputWaiting ?? false
+        return reader?.isBehind ?? false
     }
 
     /// True while the last read turn left datagrams unread (``HCITransport/hasUnreadInput``); on the transport's queue.

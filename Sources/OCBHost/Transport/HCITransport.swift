@@ -29,15 +29,17 @@ public protocol HCITransport: AnyObject, Sendable {
     /// time against the command's timeout.
     var hasUnreadInput: Bool { get }
 
-    /// True when bytes beyond the packets being handled now are waiting to be read, asked on the transport's queue
-    /// while it hands over a read: the host is behind what the controller sent (``SerialHost``'s shedding of
-    /// advertising reports while an answer may be among them).
-    var hasInputWaiting: Bool { get }
+    /// True while the read being handed over is part of a backlog, asked on the transport's queue while it hands it
+    /// over: the read filled the read buffer (a stream), or the turn has read several datagrams without finding the
+    /// socket empty, or the previous turn stopped at its limit with input unread. One waiting byte or datagram is not
+    /// a backlog (a UART or a busy channel always has one). The host is then behind what the controller sent
+    /// (``SerialHost``'s shedding of advertising reports while a command's answer may be among them).
+    var isBehind: Bool { get }
 }
 
 extension HCITransport {
     /// False for a transport that cannot tell (it delivers what it has at once).
     public var hasUnreadInput: Bool { false }
     /// False for a transport that cannot tell (it delivers what it has at once).
-    public var hasInputWaiting: Bool { false }
+    public var isBehind: Bool { false }
 }
