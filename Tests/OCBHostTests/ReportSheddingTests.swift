@@ -31,9 +31,28 @@ private func eventually(_ condition: () -> Bool) -> Bool {
     return condition()
 }
 
-@Test(.timeLimit(.minutes(1))) func reportsAreSkippedUnreadOnlyWhileBehindAndAnAnswerIsAwaited() async throws {
+@Test(.timeLimit(.minutes(1))) func aFreshConnectionAttemptSkipsReportsWhileBehind() async throws {
     let controller = ScriptedController()
     let host = HostController(configuration: HostConfiguration(makeTransport: { controller }))
+    defer { host.stop() }
+    try await host.start()
+    try await host.startScan(ScanOptions(isActive: false, controllerFiltersDuplicates: false, hostFiltersDuplicates: false))
+    controller.behind = true
+    let peer = try #require(BluetoothAddress("C1:A0:00:00:00:01"))
+    host.connect(to: PeerAddress(peer, type: .random), options: ConnectOptions(timeout: nil))
+    #expect(eventually { controller.sentOpcodes.contains(0x2043) || controller.sentOpcodes.contains(0x200D) })
+    // Within the attempt's first second (attemptSheddingWindow): its LE Connection Complete may be behind these.
+    for last: UInt8 in 0x10..<0x12 { controller.inject(report(last)) }
+    #expect(eventually { host.droppedDiscoveryCount == 2 })
+}
+
+@Test(.timeLimit(.minutes(1))) func reportsAreSkippedUnreadOnlyWhileBehindAndAnAnswerIsAwaited() async throws {
+    let controller = ScriptedController()
+    // No window for connection attempts: this attempt stands for one that has waited past it (a reconnect to a
+    // device out of range).
+    var configuration = HostConfiguration(makeTransport: { controller })
+    configuration.attemptSheddingWindow = .zero
+    let host = HostController(configuration: configuration)
     let log = EventLog()
     host.setEventHandler(queue: DispatchQueue(label: "ReportSheddingTests.events")) { log.append($0) }
     defer { host.stop() }
@@ -48,7 +67,7 @@ private func eventually(_ condition: () -> Bool) -> Bool {
     controller.inject(report(0x01))
     #expect(heard(0x01))
 
-    // A connection attempt on air alone (a reconnect to a device out of range may wait for hours): still handled.
+    // A connection attempt on air past its window (a reconnect to a device out of range may wait for hours): handled.
     let peer = try #require(BluetoothAddress("C1:A0:00:00:00:01"))
     host.connect(to: PeerAddress(peer, type: .random), options: ConnectOptions(timeout: nil))
     #expect(eventually { controller.sentOpcodes.contains(0x2043) || controller.sentOpcodes.contains(0x200D) })

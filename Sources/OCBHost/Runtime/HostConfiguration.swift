@@ -27,6 +27,10 @@ public struct HostConfiguration: Sendable {
     /// How long an ATT request may wait for its response before the bearer closes and the link is disconnected;
     /// default 30 s, the ATT transaction timeout (Core v5.4 Vol 3 Part F §3.3.3). Shorter only for tests.
     public var attTransactionTimeout: Duration
+    /// How long after LE Create Connection a host that is behind a flood skips advertising reports to reach the LE
+    /// Connection Complete sooner (``HostController``'s shedding); default 1 s. Past it the attempt waits for a peer
+    /// that is not at hand (a reconnect may wait hours), and reports are handled. Zero never sheds for an attempt.
+    public var attemptSheddingWindow: Duration = .seconds(1)
 
     /// Makes a configuration.
     public init(makeTransport: @escaping @Sendable () throws -> any HCITransport, ownAddress: OwnAddress = .automatic,

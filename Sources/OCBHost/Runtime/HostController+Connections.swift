@@ -60,6 +60,7 @@ extension HostController {
         for action in actions {
             switch action {
             case .create(let attempt):
+                attemptSentAt = .now
                 sendCreate(attempt)
             case .cancelCreate:
                 sendExpectingStatus(HCILECreateConnectionCancel()) { [self] error in
@@ -67,6 +68,7 @@ extension HostController {
                     if let error { emit(.diagnostic("LE Create Connection Cancel: \(error)")) }
                 }
             case .finished(let attempt, let outcome):
+                attemptSentAt = nil
                 finish(attempt, outcome)
             }
         }

@@ -152,9 +152,8 @@ extension HostController {
         switch packet.type {
         case .event:
             if shedsAdvertisingReport(packet.bytes, behind: transport?.isBehind == true,
-                                      awaiting: commands.awaitingCount > 0 || links.values.contains { $0.att.nextDeadline != nil }) {
-                // Not a connection attempt on air: its LE Connection Complete comes when the peer shows up, which
-                // may be hours for a reconnect; skipping reports would not bring it sooner.
+                                      awaiting: commands.awaitingCount > 0 || attemptIsFresh
+                                          || links.values.contains { $0.att.nextDeadline != nil }) {
                 return
             }
             do {
@@ -178,6 +177,14 @@ extension HostController {
             break
         }
         rescheduleTimer()
+    }
+
+    /// A connection attempt went on air within ``HostConfiguration/attemptSheddingWindow``: its LE Connection
+    /// Complete, when the peer is at hand, may be behind the reports. An older attempt waits for a peer that is not
+    /// (a reconnect may wait for hours), and skipping reports would not bring it sooner.
+    var attemptIsFresh: Bool {
+        guard let sent = attemptSentAt else { return false }
+        return ContinuousClock.now - sent < configuration.attemptSheddingWindow
     }
 
     // MARK: - Timer

@@ -35,6 +35,9 @@ public final class HostController: CentralHost, ATTLinkHost, @unchecked Sendable
     var links: [ConnectionHandle: LinkState] = [:]
     var attempts = ConnectionAttemptQueue()
     var attemptOptions: [UInt64: ConnectOptions] = [:]
+    /// When the connection attempt on air was sent (LE Create Connection), for the shedding of advertising reports in
+    /// its first second (``receive(_:)``); nil when none is on air.
+    var attemptSentAt: ContinuousClock.Instant?
     var scan: ScanSession?
     /// The scanning command family used since the last Reset; nil before the first scan or connect.
     var commandFamily: CommandFamily?

@@ -60,9 +60,10 @@ final class DescriptorChannel: @unchecked Sendable {
     /// the other side sent (an answer it waits for may be among the unread bytes). Read on the channel's queue.
     private(set) var hasUnreadInput = false
 
-    /// True while the chunk being handed over is part of a backlog (on the queue): it filled the read buffer (a
-    /// stream), or it is at least the ``datagramsBehind``-th datagram of a turn that has not found the socket empty,
-    /// or the previous turn stopped at ``readsPerTurn`` with input unread.
+    /// True while the chunk being handed over is part of a backlog (on the queue): on a stream it filled the read
+    /// buffer or at least a quarter of a buffer more waits behind it (FIONREAD); on a packet socket it is at least the
+    /// ``datagramsBehind``-th datagram of a turn that has not found the socket empty; or the previous turn stopped at
+    /// ``readsPerTurn`` with input unread.
     private(set) var isBehind = false
     /// The previous read turn stopped at its limit, not at an empty descriptor.
     private var lastTurnStoppedAtLimit = false
@@ -142,6 +143,12 @@ final class DescriptorChannel: @unchecked Sendable {
         }
     }
 
+    /// The bytes waiting to be read on a stream (FIONREAD); 0 when the descriptor cannot tell.
+    private func queuedBytes() -> Int {
+        var waiting: Int32 = 0
+        return ioctl(descriptor, UInt(FIONREAD), &waiting) == 0 ? Int(waiting) : 0
+    }
+
     /// The socket's pending error (SO_ERROR; 0 for a hang-up with none), EIO when the descriptor is not a socket.
     private func pendingError() -> Int32 {
         var code: Int32 = 0
@@ -162,7 +169,8 @@ final class DescriptorChannel: @unchecked Sendable {
             let count = Glibc.read(descriptor, buffer.baseAddress, readCapacity)
             if count > 0 {
                 progressed = true
-                isBehind = startedBehind || (datagrams ? index + 1 >= Self.datagramsBehind : count == readCapacity)
+                isBehind = startedBehind || (datagrams ? index + 1 >= Self.datagramsBehind
+                                                        : count == readCapacity || queuedBytes() >= readCapacity / 4)
                 if let error = onChunk(Array(buffer[0..<count])) { finish(error); return true }
                 continue
             }
