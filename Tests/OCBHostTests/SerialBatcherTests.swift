@@ -26,28 +26,13 @@ import Testing
         #expect(log.all == (0..<10_000).map { "\($0)" })
     }
 
-    @Test func aFloodLeavesTheQueueToOtherWorkBetweenTurnsOf256() {
+    /// Each lane, the bulk one (discoveries) and the other (a notification flood's values), goes 256 a turn.
+    @Test(arguments: [true, false]) func aFloodLeavesTheQueueToOtherWorkBetweenTurnsOf256(bulk: Bool) {
         let consumer = DispatchQueue(label: "test.consumer")
         let log = Log()
-        let batcher = SerialBatcher<Int>(queue: consumer, isBulk: { _ in true }) { log.add("\($0)") }
+        let batcher = SerialBatcher<Int>(queue: consumer, isBulk: { _ in bulk }) { log.add("\($0)") }
         consumer.sync {
             // Posted while the queue is busy: all 1,000 wait, then a block from elsewhere (an app's connect).
-            for value in 0..<1_000 { batcher.post(value) }
-            consumer.async { log.add("connect") }
-        }
-        var spins = 0
-        while log.all.count < 1_001, spins < 5_000 { usleep(1_000); spins += 1 }
-        #expect(log.all.firstIndex(of: "connect") == SerialBatcher<Int>.turnLimit, "the connect ran after the first turn")
-        #expect(log.all.filter { $0 != "connect" } == (0..<1_000).map { "\($0)" })
-    }
-
-    @Test func theOtherLaneTooGoesAt256ATurnInOrder() {
-        // 1,000 values of a notification flood (not bulk): a block from elsewhere runs after the first 256, and what
-        // a turn hands to the next queue is at most 256 at a time.
-        let consumer = DispatchQueue(label: "test.consumer")
-        let log = Log()
-        let batcher = SerialBatcher<Int>(queue: consumer) { log.add("\($0)") }
-        consumer.sync {
             for value in 0..<1_000 { batcher.post(value) }
             consumer.async { log.add("connect") }
         }

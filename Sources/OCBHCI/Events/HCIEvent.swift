@@ -99,11 +99,12 @@ public enum HCIEvent: Hashable, Sendable {
 
 extension HCIEvent {
     /// True when the event packet `bytes` (event code, parameter length, parameters; no H4 indicator) is an LE
-    /// Advertising Report, Directed Advertising Report or Extended Advertising Report (LE Meta 0x3E, subevents 0x02,
-    /// 0x0B, 0x0D; Core v5.4 Vol 4 Part E §7.7.65), told from its first bytes without decoding it.
-    public static func isAdvertisingReport(_ bytes: [UInt8]) -> Bool {
+    /// Advertising Report or LE Directed Advertising Report (LE Meta 0x3E, subevents 0x02 and 0x0B; Core v5.4 Vol 4
+    /// Part E §7.7.65.2, §7.7.65.11), told from its first bytes without decoding it. Not an Extended Advertising
+    /// Report (0x0D): each of those may be a piece of a chain.
+    public static func isLegacyAdvertisingReport(_ bytes: [UInt8]) -> Bool {
         guard bytes.count >= 3, bytes[0] == Code.leMeta else { return false }
-        return bytes[2] == 0x02 || bytes[2] == 0x0B || bytes[2] == 0x0D
+        return bytes[2] == 0x02 || bytes[2] == 0x0B
     }
 
     /// True for the LE Meta subevents that carry advertising reports: LE Advertising Report (0x02), LE Directed

@@ -21,12 +21,12 @@ final class DiscoveryGate: @unchecked Sendable {
     /// Discoveries dropped since the host was made, the reports shed included.
     var dropped: Int { lock.withLock { bound.dropped + shedCount } }
 
-    /// Counts one advertising report the host dropped without reading it (``SerialHost/shedsAdvertisingReports``);
-    /// true when that should be said (at most once a minute).
+    /// Counts one advertising report the host dropped without reading it (``SerialHost/shedsAdvertisingReport(_:behind:awaiting:)``);
+    /// true when that should be said (at most once a ``DeliveryBound/warningInterval``).
     func shed(now: ContinuousClock.Instant = .now) -> Bool {
         lock.withLock {
             shedCount += 1
-            if let last = lastShedWarning, now - last < .seconds(60) { return false }
+            if let last = lastShedWarning, now - last < DeliveryBound.warningInterval { return false }
             lastShedWarning = now
             return true
         }

@@ -152,8 +152,7 @@ extension HostController {
         switch packet.type {
         case .event:
             if shedsAdvertisingReport(packet.bytes, behind: transport?.isBehind == true,
-                                      awaiting: commands.awaitingCount > 0 || attemptIsFresh
-                                          || links.values.contains { $0.att.nextDeadline != nil }) {
+                                      awaiting: commands.awaitingCount > 0 || attemptIsFresh || nextLinkDeadline != nil) {
                 return
             }
             do {

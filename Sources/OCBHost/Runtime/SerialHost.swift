@@ -75,8 +75,7 @@ extension SerialHost {
     /// may be pieces of a chain that a missing piece would corrupt. Says so at most once a minute. False (nothing done)
     /// for any other packet, or when not both behind and waiting.
     func shedsAdvertisingReport(_ bytes: [UInt8], behind: @autoclosure () -> Bool, awaiting: @autoclosure () -> Bool) -> Bool {
-        // 0x0D: LE Extended Advertising Report (Core v5.4 Vol 4 Part E §7.7.65.13), kept whole for the reassembler.
-        guard HCIEvent.isAdvertisingReport(bytes), bytes[2] != 0x0D, awaiting(), behind() else { return false }
+        guard HCIEvent.isLegacyAdvertisingReport(bytes), awaiting(), behind() else { return false }
         if discoveryGate.shed() {
             outbox.post(.event(.notice("advertising reports dropped unread while an answer waited behind them (a connect, a command, "
                                        + "an ATT response during a flood); counted in droppedDiscoveryCount")))

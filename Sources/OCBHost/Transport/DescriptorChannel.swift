@@ -63,10 +63,15 @@ final class DescriptorChannel: @unchecked Sendable {
     /// True while the chunk being handed over is part of a backlog (on the queue): on a stream it filled the read
     /// buffer or at least a quarter of a buffer more waits behind it (FIONREAD); on a packet socket it is at least the
     /// ``datagramsBehind``-th datagram of a turn that has not found the socket empty; or the previous turn stopped at
-    /// ``readsPerTurn`` with input unread.
-    private(set) var isBehind = false
-    /// The previous read turn stopped at its limit, not at an empty descriptor.
-    private var lastTurnStoppedAtLimit = false
+    /// ``readsPerTurn`` with input unread. The FIONREAD is asked only when needed, once per chunk.
+    var isBehind: Bool {
+        if let known = chunkBehind { return known }
+        let known = queuedBytes() >= readCapacity / 4
+        chunkBehind = known
+        return known
+    }
+    /// What ``isBehind`` says of the chunk being handed over; nil while a stream's FIONREAD has not been asked for it.
+    private var chunkBehind: Bool? = false
     /// Datagrams one turn reads before it counts as behind: a few waiting is ordinary, more is a backlog.
     static let datagramsBehind = 4
 
@@ -159,18 +164,17 @@ final class DescriptorChannel: @unchecked Sendable {
 
     /// Reads up to ``readsPerTurn`` times (on the queue); true when it read bytes or the channel ended.
     private func readAvailable(_ onChunk: ([UInt8]) -> HCITransportError?) -> Bool {
+        let startedBehind = hasUnreadInput  // the previous turn stopped at its limit
         hasUnreadInput = true  // until a read finds nothing more
-        let startedBehind = lastTurnStoppedAtLimit
-        lastTurnStoppedAtLimit = true  // until a read finds nothing more
         var progressed = false
-        defer { isBehind = false }
+        defer { chunkBehind = false }
         for index in 0..<Self.readsPerTurn {
             guard isOpen else { return true }
             let count = Glibc.read(descriptor, buffer.baseAddress, readCapacity)
             if count > 0 {
                 progressed = true
-                isBehind = startedBehind || (datagrams ? index + 1 >= Self.datagramsBehind
-                                                        : count == readCapacity || queuedBytes() >= readCapacity / 4)
+                let known = startedBehind || (datagrams ? index + 1 >= Self.datagramsBehind : count == readCapacity)
+                chunkBehind = known || datagrams ? known : nil
                 if let error = onChunk(Array(buffer[0..<count])) { finish(error); return true }
                 continue
             }
@@ -179,7 +183,6 @@ final class DescriptorChannel: @unchecked Sendable {
             if code == EINTR { continue }
             if code == EAGAIN || code == EWOULDBLOCK {
                 hasUnreadInput = false
-                lastTurnStoppedAtLimit = false
                 return progressed
             }
             finish(HCITransportError(errno: code, operation: "read from \(operation)"))
