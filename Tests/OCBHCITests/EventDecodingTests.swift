@@ -126,6 +126,23 @@ import Testing
         #expect(first.eventType == .advNonconnInd && first.addressType == .random && first.data.count == 0x1F)
     }
 
+    @Test func legacyReportsAreToldFromTheirFirstBytes() throws {
+        // escooter frame 431: an extended report of a legacy ADV_IND (Event_Type 0x0013, bit 4 set): always whole.
+        let packet = try CaptureFixtures.packet("escooter-ext-adv-nonlegacy-acl-fragments.btsnoop", frame: 431)
+        #expect(HCIEvent.isLegacyAdvertisingReport(packet.bytes))
+        // The same report with the legacy bit cleared (an extended PDU, perhaps the end of a chain), and cut one byte short.
+        var extendedPDU = packet.bytes
+        extendedPDU[4] &= ~0x10
+        #expect(!HCIEvent.isLegacyAdvertisingReport(extendedPDU))
+        #expect(!HCIEvent.isLegacyAdvertisingReport(Array(packet.bytes.dropLast())))
+        // bottle frame 120: an LE Advertising Report (subevent 0x02).
+        #expect(HCIEvent.isLegacyAdvertisingReport(try CaptureFixtures.packet("bottle-legacy-conn-complete-adv-reports.btsnoop", frame: 120).bytes))
+        // Not reports: LE Connection Complete (0x01), Command Complete; an extended event with no report.
+        #expect(!HCIEvent.isLegacyAdvertisingReport(hex("3e 13 01 00 40 00 00 01 01 00 00 00 a0 c1 18 00 00 00 48 00 00")))
+        #expect(!HCIEvent.isLegacyAdvertisingReport(hex("0e 04 01 0c 20 00")))
+        #expect(!HCIEvent.isLegacyAdvertisingReport(hex("3e 02 0d 00")))
+    }
+
     @Test func severalLegacyReportsInOneEventAndLenientTail() throws {
         // Two reports, each whole before the next (Vol 4 Part E §5.2): ADV_IND with 3 data bytes at -60 dBm, SCAN_RSP with none and RSSI n/a.
         let two = "04 3e 19 02 02 00 00 66 55 44 33 22 11 03 02 01 06 c4 04 01 11 22 33 44 55 66 00 7f"

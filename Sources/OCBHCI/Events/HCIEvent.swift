@@ -98,13 +98,28 @@ public enum HCIEvent: Hashable, Sendable {
 }
 
 extension HCIEvent {
-    /// True when the event packet `bytes` (event code, parameter length, parameters; no H4 indicator) is an LE
-    /// Advertising Report or LE Directed Advertising Report (LE Meta 0x3E, subevents 0x02 and 0x0B; Core v5.4 Vol 4
-    /// Part E §7.7.65.2, §7.7.65.11), told from its first bytes without decoding it. Not an Extended Advertising
-    /// Report (0x0D): each of those may be a piece of a chain.
+    /// True when the event packet `bytes` (event code, parameter length, parameters; no H4 indicator) carries only
+    /// legacy advertising PDUs, told from its first bytes without decoding it: an LE Advertising Report or LE Directed
+    /// Advertising Report (LE Meta 0x3E, subevents 0x02 and 0x0B; Core v5.4 Vol 4 Part E §7.7.65.2, §7.7.65.11), or an
+    /// LE Extended Advertising Report (0x0D, §7.7.65.13) each of whose reports has the legacy bit (Event_Type bit 4)
+    /// set. A legacy PDU is always whole (Data_Status 0b00), so it is never a piece of a chain; an extended report
+    /// without that bit may be, and is not one of these. A report that runs past the event (24 bytes before its data,
+    /// then Data_Length bytes) makes it not one either: it is left to the decoder, which says what is wrong.
     public static func isLegacyAdvertisingReport(_ bytes: [UInt8]) -> Bool {
         guard bytes.count >= 3, bytes[0] == Code.leMeta else { return false }
-        return bytes[2] == 0x02 || bytes[2] == 0x0B
+        switch bytes[2] {
+        case 0x02, 0x0B: return true
+        case 0x0D:
+            guard bytes.count >= 4, bytes[3] > 0 else { return false }
+            var offset = 4
+            for _ in 0..<bytes[3] {
+                // Event_Type (2, bit 4 legacy), ..., Data_Length at +23, then the data.
+                guard offset + 24 <= bytes.count, bytes[offset] & 0x10 != 0 else { return false }
+                offset += 24 + Int(bytes[offset + 23])
+            }
+            return offset <= bytes.count
+        default: return false
+        }
     }
 
     /// True for the LE Meta subevents that carry advertising reports: LE Advertising Report (0x02), LE Directed
