@@ -3,6 +3,7 @@
 import CoreBluetooth
 import Glibc
 import PeerSupport
+import OCBHost
 
 /// A central that counts discoveries of the flood's advertisers (D0:00:…) and notes alpha and its connection.
 private final class FloodCentral: NSObject, CBCentralManagerDelegate, @unchecked Sendable {
@@ -103,6 +104,7 @@ func runFloodBenchmark(count: Int) -> Bool {
     manager.stopScan()
     guard let quiet = connectTimes(manager, central, alpha, times: 5) else { return fail("connect without a flood failed") }
     let before = residentKiB()
+    experimentStats(); FileManager.default.createFile(atPath: "/tmp/smaps.before", contents: FileHandle(forReadingAtPath: "/proc/self/smaps")?.readDataToEndOfFile())
 
     central.forgetAlpha()
     manager.scanForPeripherals(withServices: nil, options: nil)
@@ -124,7 +126,11 @@ func runFloodBenchmark(count: Int) -> Bool {
     let dropped = manager.droppedDiscoveryCount
     manager.stopScan()
     usleep(3_000_000)
+    let after0 = residentKiB().now
+    let released = HeapRelease.returnFreePages()
     let after = residentKiB().now
+    print("EXPERIMENT \(after0) -> \(after) \(released)")
+    experimentStats(); FileManager.default.createFile(atPath: "/tmp/smaps.after", contents: FileHandle(forReadingAtPath: "/proc/self/smaps")?.readDataToEndOfFile())
 
     func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
     print(String(format: "flood: %d distinct advertisers in %.2f s from the peer; %d discovered, %d dropped (counted)",
@@ -144,3 +150,5 @@ private final class LockedDouble: @unchecked Sendable {
         set { lock.withLock { stored = newValue } }
     }
 }
+
+@_silgen_name("malloc_stats") func experimentStats()

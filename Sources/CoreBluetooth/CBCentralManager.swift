@@ -228,6 +228,7 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
             storedIsScanning = false
             scanParameters = nil
             scanGeneration &+= 1
+            reported.reset()
             return was
         }
         guard wasScanning else {

@@ -44,6 +44,16 @@ struct FuzzTarget: Sendable {
 
     /// HCIEvent (Vol 4 Part E §5.4.4, §7.7) and, for extended reports, the reassembler; the bytes as H4 too.
     static func hciEvent(_ bytes: [UInt8]) {
+        // The scan path's in-place reader: a view only of an event the decoder takes whole, with the same reports.
+        if let view = LEAdvertisingReportView(eventPacket: bytes) {
+            let decoded = try? HCIEvent(bytes: bytes)
+            guard case .leMeta(.advertisingReport(let event))? = decoded, event.diagnostic == nil else {
+                return check(false, "an advertising report view of an event the decoder does not take whole")
+            }
+            let viewed = view.map { LEAdvertisingReport(eventType: $0.eventType, addressType: $0.addressType, address: $0.address,
+                                                        data: Array($0.data), rssi: $0.rssi) }
+            check(viewed == event.reports, "the advertising report view and the decoder disagree")
+        }
         if let event = try? HCIEvent(bytes: bytes) {
             check(bytes.count >= 2 && bytes.count >= 2 + Int(bytes[1]), "an event decoded past its bytes")
             if case .leMeta(.extendedAdvertisingReport(let reports)) = event {

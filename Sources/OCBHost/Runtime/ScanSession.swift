@@ -41,6 +41,13 @@ struct ScanSession {
         let devices = merger.receive(observation, now: now)
         return (devices, merger.nextDeadline != before)
     }
+
+    /// The same for a legacy report read in place from its event (``HCI/LEAdvertisingReportView``).
+    mutating func receive(_ report: LEAdvertisingReportView.Report, now: ContinuousClock.Instant) -> (devices: [DiscoveredDevice], deadlineMoved: Bool) {
+        let before = merger.nextDeadline
+        let devices = merger.receive(report, now: now)
+        return (devices, merger.nextDeadline != before)
+    }
 }
 
 /// Who runs the kernel discovery a kernel-mode scan receives its reports from (BlueZ doc/mgmt-api.txt).

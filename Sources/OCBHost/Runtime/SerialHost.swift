@@ -18,6 +18,10 @@ protocol SerialHost: AnyObject, Sendable {
     var discoveryGate: DiscoveryGate { get }
     /// The state last reported with ``HostEvent/stateChanged(_:)``.
     var currentState: HostState { get set }
+    /// The scan in progress, nil when none.
+    var scan: ScanSession? { get set }
+    /// Arms the host's one timer for its earliest deadline.
+    func rescheduleTimer()
 }
 
 /// The queue-specific key whose value on a host's queue is that host's `ObjectIdentifier` (see ``SerialHost/onQueue(_:)``).
@@ -81,6 +85,23 @@ extension SerialHost {
                                        + "an ATT response during a flood); counted in droppedDiscoveryCount")))
         }
         return true
+    }
+
+    /// Takes the reports of an LE Advertising Report event read in place (``HCI/LEAdvertisingReportView``), the scan
+    /// path: nothing is copied out of the packet for a report that changes nothing. The timer is re-armed once, and
+    /// only when the scan's deadline moved. False (nothing done) when no scan is on: the event is then decoded as any other.
+    func observe(_ reports: LEAdvertisingReportView) -> Bool {
+        var taken = false, deadlineMoved = false
+        let now = ContinuousClock.now
+        for report in reports {
+            // In place through the optional (a `scan != nil` first would copy the whole session out and back).
+            guard let (devices, moved) = scan?.receive(report, now: now) else { break }
+            taken = true
+            deadlineMoved = deadlineMoved || moved
+            for device in devices where !emitDiscovery(device) { scan?.merger.forgetReported(device.peer) }
+        }
+        if deadlineMoved { rescheduleTimer() }
+        return taken
     }
 
     /// Runs a completion on the event queue.

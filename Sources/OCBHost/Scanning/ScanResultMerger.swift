@@ -1,7 +1,9 @@
 // Pure scan-result logic: holds a scannable advertisement until its scan response (or a bounded wait), then filters duplicates and services.
 
+import Glibc
 import OCBAdvertising
 import OCBCore
+import OCBHCI
 
 /// Turns received advertising PDUs into ``DiscoveredDevice`` reports (sans-I/O; time is injected).
 ///
@@ -76,7 +78,7 @@ public struct ScanResultMerger: Sendable {
         var scanResponseData: [UInt8]?
     }
 
-    /// What is remembered of one advertiser.
+    /// What is remembered of one advertiser: one slot of ``slots``, changed in place through its index.
     private struct Advertiser: Sendable {
         var lastHeard: ContinuousClock.Instant
         /// The instant of its entry in ``heard`` (at most one a second; the entry is current while this matches).
@@ -84,11 +86,19 @@ public struct ScanResultMerger: Sendable {
         var lastAdvertising: AdvertisingObservation?
         var lastResponse: [UInt8]?
         var reported: Signature?
+        /// The scannable advertisement held for its scan response, if one is.
+        var pending: Pending?
     }
 
     /// The configuration in force.
     public let configuration: Configuration
-    private var pending: [PeerAddress: Pending] = [:]
+    /// The one table of advertisers: a slot each (reused once freed, ``freeSlots``), found through ``slotOf``. Every
+    /// change to an advertiser is made in its slot (no copy of what it holds in and out of a dictionary).
+    private var slots: [Advertiser] = []
+    private var freeSlots: [Int] = []
+    private var slotOf: [PeerAddress: Int] = [:]
+    /// The number of slots holding an advertisement for its scan response.
+    private var holding = 0
     /// The held advertisements in deadline order (every wait is the same length, so arrival order), oldest from
     /// `orderHead`; an entry whose advertiser is no longer held with that deadline is skipped. Its head is always
     /// held (``trimOrder()``), which makes ``nextDeadline`` O(1) on a path that asks for it after every report.
@@ -101,8 +111,9 @@ public struct ScanResultMerger: Sendable {
     /// instead of a sort or a scan of every advertiser. At most four entries per advertiser (``compactHeard()``).
     private var heard: [(peer: PeerAddress, at: ContinuousClock.Instant)] = []
     private var heardHead = 0
-    private var advertisers: [PeerAddress: Advertiser] = [:]
     private var nextAgeCheck: ContinuousClock.Instant?
+    /// How many advertisers were forgotten so far (a slot looked up before a forget may since be another's).
+    private var forgotten = 0
 
     /// Starts an empty merger.
     public init(configuration: Configuration) {
@@ -116,7 +127,8 @@ public struct ScanResultMerger: Sendable {
 
     /// Whether `entry` of ``order`` is still held with its deadline.
     private func isHeld(_ entry: (peer: PeerAddress, deadline: ContinuousClock.Instant)) -> Bool {
-        pending[entry.peer]?.deadline == entry.deadline
+        guard let slot = slotOf[entry.peer] else { return false }
+        return slots[slot].pending?.deadline == entry.deadline
     }
 
     /// Drops released entries from the front of ``order`` and compacts it once half of it is released.
@@ -132,66 +144,128 @@ public struct ScanResultMerger: Sendable {
     }
 
     /// Number of advertisements waiting for their scan response.
-    public var pendingCount: Int { pending.count }
+    public var pendingCount: Int { holding }
 
     /// Number of advertisers remembered (at most ``Configuration/capacity``).
-    public var advertiserCount: Int { advertisers.count }
+    public var advertiserCount: Int { slotOf.count }
 
     /// Takes one received PDU at `now`; returns the devices to report now: zero or one for the PDU, after any held
     /// advertisement of an advertiser forgotten to stay within the bounds.
     public mutating func receive(_ observation: AdvertisingObservation, now: ContinuousClock.Instant) -> [DiscoveredDevice] {
+        receive(observation, slot: slotOf[observation.peer], now: now)
+    }
+
+    /// Takes one legacy report read in place (``HCI/LEAdvertisingReportView``) at `now`, as ``receive(_:now:)`` does.
+    /// Its data is copied out of the packet only when it differs from what the advertiser sent last in the same role
+    /// (advertisement or scan response): an advertiser repeating itself, as beacons and sensors do between readings,
+    /// costs no allocation here.
+    public mutating func receive(_ report: LEAdvertisingReportView.Report, now: ContinuousClock.Instant) -> [DiscoveredDevice] {
+        let peer = PeerAddress(report.address, type: report.addressType)
+        let slot = slotOf[peer]
+        let isScanResponse = report.eventType == .scanRsp
+        var data: [UInt8]?
+        if let slot {
+            let known = withSlot(slot) { isScanResponse ? $0.lastResponse : $0.lastAdvertising?.data }
+            if let known, Self.sameBytes(known, report.data) { data = known }
+        }
+        let observation = AdvertisingObservation(peer: peer, isConnectable: report.eventType.isConnectable,
+                                                 isScannable: report.eventType.isScannable, isScanResponse: isScanResponse,
+                                                 rssi: report.rssi, data: data ?? Array(report.data))
+        return receive(observation, slot: slot, now: now)
+    }
+
+    /// Reads from an advertiser's slot where it lies (an array element read through the subscript is copied whole,
+    /// with a retain and a release of everything it holds).
+    @inline(__always) private func withSlot<T>(_ slot: Int, _ body: (borrowing Advertiser) -> T) -> T {
+        slots.withUnsafeBufferPointer { body($0[slot]) }
+    }
+
+    /// True when `stored` and `received` are the same bytes.
+    private static func sameBytes(_ stored: [UInt8], _ received: ArraySlice<UInt8>) -> Bool {
+        guard stored.count == received.count else { return false }
+        return stored.withUnsafeBytes { a in
+            received.withUnsafeBytes { b in
+                guard let first = a.baseAddress, let second = b.baseAddress else { return true }  // both empty
+                return memcmp(first, second, a.count) == 0
+            }
+        }
+    }
+
+    /// The one implementation of both: `slot` is the advertiser's, nil when it is not remembered.
+    private mutating func receive(_ observation: AdvertisingObservation, slot known: Int?, now: ContinuousClock.Instant) -> [DiscoveredDevice] {
         defer { trimOrder() }
         let peer = observation.peer
+        let forgottenBefore = forgotten
         var devices = ageOut(now: now)
         // Anonymous advertisements have no address to key merging or duplicate filtering by: each is its own report
         // (they are neither connectable nor scannable, Vol 6 Part B §2.3.1), and none is remembered.
         if observation.isAnonymous {
             guard !observation.isScanResponse else { return devices }
-            return devices + admit(device(from: observation, response: nil), remember: false)
+            return devices + admit(device(from: observation, response: nil), slot: nil)
         }
-        // One lookup, and the advertiser changed in place through its index (no copy of what it holds).
-        let index: [PeerAddress: Advertiser].Index
-        if let known = advertisers.index(forKey: peer) {
-            index = known
+        // Ageing out may have freed the slot looked up before: look again only when it forgot an advertiser.
+        let slot: Int
+        if let known, forgotten == forgottenBefore {
+            slot = known
+        } else if let found = slotOf[peer] {
+            slot = found
         } else {
-            if advertisers.count >= configuration.capacity { devices += evictLeastRecentlyHeard() }
-            advertisers[peer] = Advertiser(lastHeard: now, queuedAt: now)
+            if slotOf.count >= configuration.capacity { devices += evictLeastRecentlyHeard() }
+            slot = allocate(peer, now: now)
             heard.append((peer, now))
-            guard let added = advertisers.index(forKey: peer) else { return devices }
-            index = added
         }
-        advertisers.values[index].lastHeard = now
-        if now >= advertisers.values[index].queuedAt.advanced(by: .seconds(1)) {
-            advertisers.values[index].queuedAt = now
+        slots[slot].lastHeard = now
+        if now >= withSlot(slot, { $0.queuedAt }).advanced(by: .seconds(1)) {
+            slots[slot].queuedAt = now
             heard.append((peer, now))
             compactHeard()
         }
         if observation.isScanResponse {
-            advertisers.values[index].lastResponse = observation.data
+            slots[slot].lastResponse = observation.data
             let advertising: AdvertisingObservation
-            if let held = pending.removeValue(forKey: peer) {
+            if let held = withSlot(slot, { $0.pending }) {
+                slots[slot].pending = nil
+                holding -= 1
                 advertising = held.observation
-            } else if let previous = advertisers.values[index].lastAdvertising {
+            } else if let previous = withSlot(slot, { $0.lastAdvertising }) {
                 advertising = previous
             } else {
                 return devices  // A response with no advertisement seen yet: kept for the next advertisement.
             }
             var merged = device(from: advertising, response: observation.data)
             merged.rssi = observation.rssi ?? advertising.rssi
-            return devices + admit(merged)
+            return devices + admit(merged, slot: slot)
         }
-        advertisers.values[index].lastAdvertising = observation
+        slots[slot].lastAdvertising = observation
         if configuration.isActive && observation.isScannable {
-            if let held = pending[peer]?.deadline {
-                pending[peer] = Pending(observation: observation, deadline: held)
+            if let held = withSlot(slot, { $0.pending?.deadline }) {
+                slots[slot].pending = Pending(observation: observation, deadline: held)
             } else {
                 let deadline = now.advanced(by: configuration.responseWait)
-                pending[peer] = Pending(observation: observation, deadline: deadline)
+                slots[slot].pending = Pending(observation: observation, deadline: deadline)
+                holding += 1
                 order.append((peer, deadline))
             }
             return devices
         }
-        return devices + admit(device(from: observation, response: nil))
+        // Coalesced, and reported already with all it will get: nothing to build (the common case of a scan).
+        if configuration.coalesces, withSlot(slot, { $0.reported != nil }) { return devices }
+        return devices + admit(device(from: observation, response: nil), slot: slot)
+    }
+
+    /// A slot for a new advertiser `peer` heard at `now`: a freed one, else a new one.
+    private mutating func allocate(_ peer: PeerAddress, now: ContinuousClock.Instant) -> Int {
+        let advertiser = Advertiser(lastHeard: now, queuedAt: now)
+        let slot: Int
+        if let free = freeSlots.popLast() {
+            slots[free] = advertiser
+            slot = free
+        } else {
+            slots.append(advertiser)
+            slot = slots.count - 1
+        }
+        slotOf[peer] = slot
+        return slot
     }
 
     /// Releases every held advertisement whose wait ended at or before `now`, with the last known response, and
@@ -201,8 +275,10 @@ public struct ScanResultMerger: Sendable {
         while orderHead < order.count, order[orderHead].deadline <= now {
             let entry = order[orderHead]
             orderHead += 1
-            guard isHeld(entry), let held = pending.removeValue(forKey: entry.peer) else { continue }
-            devices += admit(device(from: held.observation, response: advertisers[entry.peer]?.lastResponse))
+            guard let slot = slotOf[entry.peer], let held = slots[slot].pending, held.deadline == entry.deadline else { continue }
+            slots[slot].pending = nil
+            holding -= 1
+            devices += admit(device(from: held.observation, response: slots[slot].lastResponse), slot: slot)
         }
         devices += ageOut(now: now)
         trimOrder()
@@ -253,14 +329,15 @@ public struct ScanResultMerger: Sendable {
     }
 
     private func frontEntry(_ entry: (peer: PeerAddress, at: ContinuousClock.Instant)) -> FrontEntry {
-        guard let advertiser = advertisers[entry.peer], advertiser.queuedAt == entry.at else { return .stale }
-        return advertiser.lastHeard > entry.at ? .heardSince(advertiser.lastHeard) : .current
+        guard let slot = slotOf[entry.peer], slots[slot].queuedAt == entry.at else { return .stale }
+        let lastHeard = slots[slot].lastHeard
+        return lastHeard > entry.at ? .heardSince(lastHeard) : .current
     }
 
     /// Queues `peer` again at `instant`, the last time it was heard.
     private mutating func requeue(_ peer: PeerAddress, at instant: ContinuousClock.Instant) {
-        guard let index = advertisers.index(forKey: peer) else { return }
-        advertisers.values[index].queuedAt = instant
+        guard let slot = slotOf[peer] else { return }
+        slots[slot].queuedAt = instant
         heard.append((peer, instant))
     }
 
@@ -271,20 +348,25 @@ public struct ScanResultMerger: Sendable {
             heard.removeFirst(heardHead)
             heardHead = 0
         }
-        if heard.count - heardHead > 4 * max(advertisers.count, 256) {
-            heard = heard[heardHead...].filter { advertisers[$0.peer]?.queuedAt == $0.at }
+        if heard.count - heardHead > 4 * max(slotOf.count, 256) {
+            heard = heard[heardHead...].filter { entry in slotOf[entry.peer].map { slots[$0].queuedAt == entry.at } ?? false }
             heardHead = 0
         }
     }
 
-    /// Forgets `peers`, releasing their held advertisements first (with the last response seen).
+    /// Forgets `peers`, releasing their held advertisements first (with the last response seen); their slots are
+    /// emptied (what they held is freed) and reused.
     private mutating func forget(_ peers: [PeerAddress]) -> [DiscoveredDevice] {
         var devices: [DiscoveredDevice] = []
         for peer in peers {
-            if let held = pending.removeValue(forKey: peer) {
-                devices += admit(device(from: held.observation, response: advertisers[peer]?.lastResponse))
+            guard let slot = slotOf.removeValue(forKey: peer) else { continue }
+            forgotten &+= 1
+            if let held = slots[slot].pending {
+                holding -= 1
+                devices += admit(device(from: held.observation, response: slots[slot].lastResponse), slot: nil)
             }
-            advertisers[peer] = nil
+            slots[slot] = Advertiser(lastHeard: slots[slot].lastHeard, queuedAt: slots[slot].queuedAt)
+            freeSlots.append(slot)
         }
         return devices
     }
@@ -292,18 +374,20 @@ public struct ScanResultMerger: Sendable {
     /// Forgets what the duplicate filter last reported of `peer`, so its next PDU is reported even if unchanged: for
     /// a report the host could not pass on (its handler's bound was full), which must not hide the device for good.
     public mutating func forgetReported(_ peer: PeerAddress) {
-        if let index = advertisers.index(forKey: peer) { advertisers.values[index].reported = nil }
+        if let slot = slotOf[peer] { slots[slot].reported = nil }
     }
 
-    /// Releases everything still held (e.g. when the scan stops), then forgets all state.
+    /// Releases everything still held (e.g. when the scan stops), then forgets all state and its memory.
     public mutating func flush() -> [DiscoveredDevice] {
-        let held = pending.values.sorted { $0.deadline < $1.deadline }
+        let held = slotOf.values.compactMap { slot in slots[slot].pending.map { (slot, $0) } }.sorted { $0.1.deadline < $1.1.deadline }
         var devices: [DiscoveredDevice] = []
-        for entry in held {
-            devices += admit(device(from: entry.observation, response: advertisers[entry.observation.peer]?.lastResponse))
+        for (slot, entry) in held {
+            devices += admit(device(from: entry.observation, response: slots[slot].lastResponse), slot: slot)
         }
-        pending = [:]
-        advertisers = [:]
+        slots = []
+        freeSlots = []
+        slotOf = [:]
+        holding = 0
         order = []
         orderHead = 0
         heard = []
@@ -320,22 +404,22 @@ public struct ScanResultMerger: Sendable {
         return device
     }
 
-    private mutating func admit(_ device: DiscoveredDevice, remember: Bool = true) -> [DiscoveredDevice] {
+    /// Applies the service filter, then (for a remembered advertiser, `slot`) coalescing or the duplicate filter: the
+    /// device to report, or none.
+    private mutating func admit(_ device: DiscoveredDevice, slot: Int?) -> [DiscoveredDevice] {
         if let filter = configuration.serviceFilter, !filter.isEmpty {
             guard !configuration.serviceUUIDs(device.mergedData).isDisjoint(with: filter) else { return [] }
         }
-        if configuration.coalesces, remember {
-            if let reported = advertisers[device.peer]?.reported, reported.scanResponseData != nil || device.scanResponseData == nil {
-                return []
-            }
-            advertisers[device.peer]?.reported = Signature(isConnectable: device.isConnectable, advertisingData: device.advertisingData,
-                                                           scanResponseData: device.scanResponseData)
-        } else if configuration.filterDuplicates, remember {
-            let signature = Signature(isConnectable: device.isConnectable, advertisingData: device.advertisingData,
-                                      scanResponseData: device.scanResponseData)
-            guard advertisers[device.peer]?.reported != signature else { return [] }
-            advertisers[device.peer]?.reported = signature
+        guard let slot, configuration.coalesces || configuration.filterDuplicates else { return [device] }
+        let isRepeat = withSlot(slot) { advertiser -> Bool in
+            guard let reported = advertiser.reported else { return false }
+            if configuration.coalesces { return reported.scanResponseData != nil || device.scanResponseData == nil }
+            return reported.isConnectable == device.isConnectable && reported.advertisingData == device.advertisingData
+                && reported.scanResponseData == device.scanResponseData
         }
+        if isRepeat { return [] }
+        slots[slot].reported = Signature(isConnectable: device.isConnectable, advertisingData: device.advertisingData,
+                                         scanResponseData: device.scanResponseData)
         return [device]
     }
 }

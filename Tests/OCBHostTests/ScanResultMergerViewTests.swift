@@ -1,0 +1,90 @@
+// The merger fed reports read in place gives what it gives fed decoded observations, over a long seeded sequence.
+
+import OCBCore
+import OCBHCI
+import OCBHost
+import Testing
+
+/// A deterministic generator (SplitMix64), so a failure names a sequence that can be run again.
+private struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// An LE Advertising Report event packet (Core v5.4 Vol 4 Part E §7.7.65.2) with one report.
+private func event(type: UInt8, address: UInt8, data: [UInt8], rssi: Int8) -> [UInt8] {
+    [0x3E, UInt8(12 + data.count), 0x02, 0x01, type, 0x01, address, 0x00, 0x00, 0x00, 0x00, 0xC0, UInt8(data.count)]
+        + data + [UInt8(bitPattern: rssi)]
+}
+
+@Test(arguments: [
+    ScanResultMerger.Configuration(isActive: true, filterDuplicates: false, coalesces: true, capacity: 6, maxAge: .seconds(3)),
+    ScanResultMerger.Configuration(isActive: true, filterDuplicates: true, capacity: 6, maxAge: .seconds(3)),
+    ScanResultMerger.Configuration(isActive: false, filterDuplicates: false, capacity: 6, maxAge: .seconds(3)),
+    ScanResultMerger.Configuration(isActive: true, filterDuplicates: true, serviceFilter: [BluetoothUUID(UInt16(0x180F))], capacity: 6,
+                                   maxAge: .seconds(3)),
+])
+func reportsReadInPlaceMergeAsDecodedOnesDo(configuration: ScanResultMerger.Configuration) throws {
+    // Ten advertisers over six slots, every PDU type, three payloads (one naming Battery Service 0x180F), time
+    // steps that hold, release, age out and evict: what the in-place path reuses (a slot, the stored data) must
+    // never show.
+    let payloads: [[UInt8]] = [[0x02, 0x01, 0x06], [0x02, 0x01, 0x06, 0x03, 0x03, 0x0F, 0x18], [0x03, 0x09, 0x50, 0x69], []]
+    var random = SplitMix(state: 13)
+    var decoded = ScanResultMerger(configuration: configuration)
+    var inPlace = ScanResultMerger(configuration: configuration)
+    var now = ContinuousClock.now
+    var reported = 0
+    for step in 0..<20_000 {
+        let step = step
+        now = now.advanced(by: .milliseconds([0, 1, 10, 300, 700, 4_000][Int(random.next() % 6)]))
+        let packet = event(type: UInt8(random.next() % 5), address: UInt8(random.next() % 10),
+                           data: payloads[Int(random.next() % 4)], rssi: -Int8(random.next() % 90))
+        let view = try #require(LEAdvertisingReportView(eventPacket: packet))
+        guard case .leMeta(.advertisingReport(let event)) = try HCIEvent(bytes: packet), let report = event.reports.first else {
+            Issue.record("not a report"); return
+        }
+        var expected = decoded.receive(AdvertisingObservation(HCIAdvertisingReport(report)), now: now)
+        var got: [DiscoveredDevice] = []
+        for report in view { got += inPlace.receive(report, now: now) }
+        if random.next() % 8 == 0 {
+            expected += decoded.tick(now: now)
+            got += inPlace.tick(now: now)
+        }
+        #expect(got == expected, "step \(step)")
+        #expect(inPlace.advertiserCount == decoded.advertiserCount && inPlace.pendingCount == decoded.pendingCount, "step \(step)")
+        #expect(inPlace.nextDeadline == decoded.nextDeadline, "step \(step)")
+        guard got == expected else { return }
+        reported += got.count
+    }
+    #expect(inPlace.flush() == decoded.flush())
+    #expect(reported > 1_000, "the sequence reports, holds and forgets enough to mean something (\(reported) reports)")
+    #expect(inPlace.advertiserCount == 0)
+}
+
+@Test func anAdvertiserForgottenByAgeInTheReceiveThatHearsItAgainIsRememberedAfresh() throws {
+    // X is last heard at 0 s; its next report comes at 4 s (maximum age 3 s): that receive first forgets X, then
+    // takes it as new (reported again), and remembers it, so a repeat 1 ms later is a duplicate. Both entry points.
+    let packet = event(type: 0x03, address: 0x01, data: [0x02, 0x01, 0x06], rssi: -50)
+    let view = try #require(LEAdvertisingReportView(eventPacket: packet))
+    let observation = AdvertisingObservation(peer: PeerAddress(BluetoothAddress("C0:00:00:00:00:01")!, type: .random),
+                                             legacyEventType: 0x03, rssi: -50, data: [0x02, 0x01, 0x06])
+    let start = ContinuousClock.now
+    for inPlace in [false, true] {
+        var merger = ScanResultMerger(configuration: .init(isActive: false, filterDuplicates: true, maxAge: .seconds(3)))
+        func receive(at milliseconds: Int) -> Int {
+            let now = start.advanced(by: .milliseconds(milliseconds))
+            return inPlace ? view.reduce(0) { $0 + merger.receive($1, now: now).count } : merger.receive(observation, now: now).count
+        }
+        #expect(receive(at: 0) == 1)
+        #expect(receive(at: 4_000) == 1, "forgotten, so reported again")
+        #expect(merger.advertiserCount == 1)
+        #expect(receive(at: 4_001) == 0, "remembered again: a duplicate")
+        #expect(merger.advertiserCount == 1)
+    }
+}
