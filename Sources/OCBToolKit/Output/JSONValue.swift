@@ -64,31 +64,44 @@ public enum JSONValue: Hashable, Sendable, ExpressibleByStringLiteral, Expressib
             out += "]"
         case let .object(members):
             out += "{"
-            for (index, key) in members.keys.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }).enumerated() {
+            for (index, member) in members.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }).enumerated() {
                 if index > 0 { out += "," }
-                Self.writeString(key, into: &out)
+                Self.writeString(member.key, into: &out)
                 out += ":"
-                members[key, default: .null].write(into: &out)
+                member.value.write(into: &out)
             }
             out += "}"
         }
     }
 
+    /// Writes `value` quoted, escaping `"`, `\` and the control characters U+0000-U+001F (RFC 8259 §7); the runs
+    /// between them are copied whole (they end only at ASCII bytes, so each run is whole UTF-8).
     private static func writeString(_ value: String, into out: inout String) {
         out += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case let control where control.value < 0x20:
-                let hex = String(control.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
+        var value = value
+        value.withUTF8 { bytes in
+            var runStart = 0
+            for index in bytes.indices where bytes[index] < 0x20 || bytes[index] == 0x22 || bytes[index] == 0x5C {
+                if runStart < index { out += String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart..<index]), as: UTF8.self) }
+                out += escape(bytes[index])
+                runStart = index + 1
             }
+            if runStart < bytes.count { out += String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart...]), as: UTF8.self) }
         }
         out += "\""
+    }
+
+    /// The escape of one of the bytes ``writeString(_:into:)`` escapes.
+    private static func escape(_ byte: UInt8) -> String {
+        switch byte {
+        case 0x22: return "\\\""
+        case 0x5C: return "\\\\"
+        case 0x0A: return "\\n"
+        case 0x0D: return "\\r"
+        case 0x09: return "\\t"
+        default:
+            let hex = String(byte, radix: 16)
+            return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        }
     }
 }

@@ -33,8 +33,13 @@ public final class OutputSink: @unchecked Sendable {
         }
     }
 
-    /// Writes one result whose text is a single line.
-    public func emit(_ text: String, json: JSONValue) { emit(text: [text], json: json) }
+    /// Writes one result whose text is a single line; only the form the mode writes is built (a scan's hot path).
+    public func emit(_ text: @autoclosure () -> String, json: @autoclosure () -> JSONValue) {
+        switch mode {
+        case .text: write(TerminalText.escaped(text()))
+        case .jsonLines: write(json().text)
+        }
+    }
 
     /// Writes lines only in text mode (headings, blank lines); nothing in JSON mode.
     public func note(_ text: String) {
