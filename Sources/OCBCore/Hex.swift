@@ -4,10 +4,16 @@
 public enum Hex {
     /// Lower-case hex of `bytes`, with `separator` between bytes (default none): `[0x0A, 0xFF]` → "0aff".
     public static func string<C: Sequence>(_ bytes: C, separator: String = "") -> String where C.Element == UInt8 {
-        bytes.map { byte in
-            let text = String(byte, radix: 16)
-            return text.count == 1 ? "0" + text : text
-        }.joined(separator: separator)
+        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        let between = Array(separator.utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.underestimatedCount * (2 + between.count))
+        for byte in bytes {
+            if !text.isEmpty { text += between }
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Upper-case hex of `value`, zero-padded to at least `digits` digits, no prefix: `(0x2A, 4)` → "002A".

@@ -19,10 +19,18 @@ enum CBTool {
             printError(error.usage)
             return 2
         }
-        // Flushed per line: scan and notify are live streams, also when stdout is a pipe.
-        let output = OutputSink(mode: invocation.outputMode) { line in
+        // Flushed per line (scan and notify are live streams, also when stdout is a pipe); lines a scan holds while
+        // more wait (OutputSink.hold) go in one write.
+        let output = OutputSink(mode: invocation.outputMode, write: { line in
             FileHandle.standardOutput.write(Data((line + "\n").utf8))
-        }
+        }, writeLines: { lines in
+            var bytes = Data()
+            for line in lines {
+                bytes.append(contentsOf: line.utf8)
+                bytes.append(0x0A)
+            }
+            FileHandle.standardOutput.write(bytes)
+        })
         do {
             try dispatch(invocation, output: output)
             return 0

@@ -73,6 +73,10 @@ import Testing
     @Test func hexRoundTripAndRejects() {
         #expect(Hex.bytes("0x0a FF:10-20") == [0x0A, 0xFF, 0x10, 0x20])
         #expect(Hex.string([0x0A, 0xFF], separator: " ") == "0a ff")
+        #expect(Hex.string([0x00, 0x5A, 0xC3]) == "005ac3")
+        #expect(Hex.string([0x01], separator: ":") == "01")
+        #expect(Hex.string([UInt8]()) == "")
+        #expect(Hex.string([0xDE, 0xAD, 0xBE, 0xEF][1...], separator: " : ") == "ad : be : ef")
         #expect(Hex.bytes("abc") == nil)
         #expect(Hex.bytes("+a") == nil)
         #expect(Hex.bytes("zz") == nil)

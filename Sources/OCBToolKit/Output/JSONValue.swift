@@ -43,52 +43,51 @@ public enum JSONValue: Hashable, Sendable, ExpressibleByStringLiteral, Expressib
 
     /// The value as compact JSON text on one line (no newline inside: control characters are escaped).
     public var text: String {
-        var out = ""
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
         write(into: &out)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
-    private func write(into out: inout String) {
+    /// Appends the UTF-8 of the value's text to `out`.
+    private func write(into out: inout [UInt8]) {
         switch self {
-        case .null: out += "null"
-        case let .bool(value): out += value ? "true" : "false"
-        case let .int(value): out += String(value)
-        case let .double(value): out += value.isFinite ? "\(value)" : "null"
+        case .null: out += "null".utf8
+        case let .bool(value): out += (value ? "true" : "false").utf8
+        case let .int(value): out += String(value).utf8
+        case let .double(value): out += (value.isFinite ? "\(value)" : "null").utf8
         case let .string(value): Self.writeString(value, into: &out)
         case let .array(values):
-            out += "["
+            out.append(0x5B)  // [
             for (index, value) in values.enumerated() {
-                if index > 0 { out += "," }
+                if index > 0 { out.append(0x2C) }
                 value.write(into: &out)
             }
-            out += "]"
+            out.append(0x5D)  // ]
         case let .object(members):
-            out += "{"
+            out.append(0x7B)  // {
             for (index, member) in members.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }).enumerated() {
-                if index > 0 { out += "," }
+                if index > 0 { out.append(0x2C) }
                 Self.writeString(member.key, into: &out)
-                out += ":"
+                out.append(0x3A)  // :
                 member.value.write(into: &out)
             }
-            out += "}"
+            out.append(0x7D)  // }
         }
     }
 
-    /// Writes `value` quoted, escaping `"`, `\` and the control characters U+0000-U+001F (RFC 8259 §7); the runs
-    /// between them are copied whole (they end only at ASCII bytes, so each run is whole UTF-8).
-    private static func writeString(_ value: String, into out: inout String) {
-        out += "\""
-        var value = value
-        value.withUTF8 { bytes in
-            var runStart = 0
-            for index in bytes.indices where bytes[index] < 0x20 || bytes[index] == 0x22 || bytes[index] == 0x5C {
-                if runStart < index { out += String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart..<index]), as: UTF8.self) }
-                out += escape(bytes[index])
-                runStart = index + 1
+    /// Writes `value` quoted, escaping `"`, `\` and the control characters U+0000-U+001F (RFC 8259 §7); every other
+    /// byte of its UTF-8 is copied as it is.
+    private static func writeString(_ value: String, into out: inout [UInt8]) {
+        out.append(0x22)
+        for byte in value.utf8 {
+            if byte < 0x20 || byte == 0x22 || byte == 0x5C {
+                out += escape(byte).utf8
+            } else {
+                out.append(byte)
             }
-            if runStart < bytes.count { out += String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart...]), as: UTF8.self) }
         }
-        out += "\""
+        out.append(0x22)
     }
 
     /// The escape of one of the bytes ``writeString(_:into:)`` escapes.

@@ -34,7 +34,12 @@ enum ScanCommand {
         let deadline = invocation.duration.map { start + $0 }
         var connectable: [String: Bool] = [:]
         var reports = 0
+        // While reports come faster than lines can be written one by one, they are written a batch at a time: what
+        // waits when the inbox runs empty (at most OutputSink.heldLimit lines late).
+        output.hold()
+        defer { output.release() }
         scanning: while let event = session.inbox.next(until: deadline) {
+            defer { if !session.inbox.hasWaiting { output.flush() } }
             switch event {
             case .discovered(let peripheral, let advertisement, let rssi):
                 let snapshot = AdvertisementText.snapshot(peripheral, advertisement: advertisement, rssi: rssi)

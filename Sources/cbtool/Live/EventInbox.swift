@@ -21,6 +21,9 @@ final class EventInbox: @unchecked Sendable {
     /// Discoveries dropped because ``discoveryLimit`` were waiting.
     var droppedDiscoveries: Int { condition.withLock { dropped } }
 
+    /// True when an event waits to be taken (``next(until:)`` would return at once).
+    var hasWaiting: Bool { condition.withLock { head < events.count } }
+
     /// Appends an event and wakes the waiting thread (any thread); a discovery past the bound is counted instead.
     func post(_ event: SessionEvent) {
         condition.lock()

@@ -1,0 +1,35 @@
+// A sink that holds lines writes them together, in order, at a flush, at its limit, or when released.
+
+import OCBToolKit
+import Testing
+
+@Suite struct OutputSinkTests {
+    @Test func heldLinesAreWrittenTogetherInOrder() {
+        var single: [String] = []
+        var batches: [[String]] = []
+        let sink = OutputSink(mode: .text, write: { single.append($0) }, writeLines: { batches.append($0) })
+        sink.emit("one", json: "x")
+        #expect(single == ["one"] && batches.isEmpty, "not held: written at once")
+        sink.hold()
+        sink.emit("two", json: "x")
+        sink.note("three")
+        #expect(single == ["one"] && batches.isEmpty)
+        sink.flush()
+        #expect(batches == [["two", "three"]])
+        for n in 0..<OutputSink.heldLimit { sink.emit("line \(n)", json: "x") }
+        #expect(batches.count == 2 && batches[1].count == OutputSink.heldLimit, "the limit writes without a flush")
+        sink.emit("last", json: "x")
+        sink.release()
+        #expect(batches.last == ["last"])
+        sink.emit("after", json: "x")
+        #expect(single == ["one", "after"], "released: written at once again")
+    }
+
+    @Test func onlyTheModesFormIsBuilt() {
+        var built = 0
+        func text() -> String { built += 1; return "text" }
+        var lines: [String] = []
+        OutputSink(mode: .jsonLines) { lines.append($0) }.emit(text(), json: .int(1))
+        #expect(lines == ["1"] && built == 0)
+    }
+}
