@@ -48,14 +48,14 @@ extension HostCentralBackend {
     /// the host is stopped, not powered on or has lost its transport (then no scan is running anyway).
     package func stopScan() {
         queue.async { [self] in
-            host.stopScan { [self] error in
+            host.stopScan { [weak self] error in
                 switch error {
                 case nil, .stopped?, .notPoweredOn?, .transportClosed?: break  // no scan is left running on the controller
                 case let error?: Diagnostics.warning("scan could not stop: \(error)")
                 }
                 // The scan's state is gone (the host's merger, these parsed reports, the facade's coalescing): its
                 // memory goes back to the system, not only to the heap.
-                parsedReports.removeAll()
+                self?.parsedReports.removeAll()
                 HeapRelease.returnFreePages()
             }
         }

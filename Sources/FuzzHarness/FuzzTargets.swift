@@ -46,13 +46,20 @@ struct FuzzTarget: Sendable {
     static func hciEvent(_ bytes: [UInt8]) {
         // The scan path's in-place reader: a view only of an event the decoder takes whole, with the same reports.
         if let view = LEAdvertisingReportView(eventPacket: bytes) {
-            let decoded = try? HCIEvent(bytes: bytes)
-            guard case .leMeta(.advertisingReport(let event))? = decoded, event.diagnostic == nil else {
-                return check(false, "an advertising report view of an event the decoder does not take whole")
+            let viewed = view.map { [$0.eventType.rawValue, $0.addressType.rawValue] + $0.address.bytes + Array($0.data)
+                + [UInt8(bitPattern: $0.rssi ?? 127), UInt8(bitPattern: $0.txPower ?? 127)] }
+            let decoded: [[UInt8]]?
+            switch try? HCIEvent(bytes: bytes) {
+            case .leMeta(.advertisingReport(let event))? where event.diagnostic == nil:
+                decoded = event.reports.map { [$0.eventType.rawValue, $0.addressType.rawValue] + $0.address.bytes + $0.data
+                    + [UInt8(bitPattern: $0.rssi ?? 127), 127] }
+            case .leMeta(.extendedAdvertisingReport(let event))? where event.diagnostic == nil:
+                decoded = event.reports.map { [($0.eventType.legacyEventType ?? .other(0)).rawValue, $0.addressType.rawValue] + $0.address.bytes
+                    + $0.data + [UInt8(bitPattern: $0.rssi ?? 127), UInt8(bitPattern: $0.txPower ?? 127)] }
+            default:
+                decoded = nil
             }
-            let viewed = view.map { LEAdvertisingReport(eventType: $0.eventType, addressType: $0.addressType, address: $0.address,
-                                                        data: Array($0.data), rssi: $0.rssi) }
-            check(viewed == event.reports, "the advertising report view and the decoder disagree")
+            check(decoded == viewed, "the advertising report view and the decoder disagree")
         }
         if let event = try? HCIEvent(bytes: bytes) {
             check(bytes.count >= 2 && bytes.count >= 2 + Int(bytes[1]), "an event decoded past its bytes")

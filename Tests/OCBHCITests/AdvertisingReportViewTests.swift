@@ -28,6 +28,33 @@ import Testing
         #expect(viewed(capture)?.first?.data.count == 0x1F)
     }
 
+    @Test func readsTheLegacyPDUsOfAnExtendedScan() throws {
+        // escooter frame 431: an extended report of a legacy ADV_IND (0x0013), SID none, TX power n/a, RSSI -93.
+        let packet = try CaptureFixtures.packet("escooter-ext-adv-nonlegacy-acl-fragments.btsnoop", frame: 431).bytes
+        guard case .leMeta(.extendedAdvertisingReport(let event)) = try HCIEvent(bytes: packet), let decoded = event.reports.first else {
+            Issue.record("not an extended report"); return
+        }
+        let reports = Array(try #require(LEAdvertisingReportView(eventPacket: packet)))
+        #expect(reports.count == 1)
+        let report = try #require(reports.first)
+        #expect(report.eventType == .advInd && report.isConnectable && report.isScannable && !report.isScanResponse)
+        #expect(report.address == decoded.address && report.addressType == decoded.addressType && Array(report.data) == decoded.data)
+        #expect(report.rssi == -93 && report.txPower == nil && report.data.count == 0x1D)
+        // The same report as an extended PDU (bit 4 clear), as "more to come" (Data_Status 01), or of an undefined
+        // legacy type (0x11): no view; the reassembler's path takes it.
+        for (index, value) in [(4, packet[4] & ~0x10), (4, packet[4] | 0x20), (4, UInt8(0x11)), (5, UInt8(0x01))] {
+            var changed = packet
+            changed[index] = value
+            #expect(LEAdvertisingReportView(eventPacket: changed) == nil, "byte \(index) = \(value)")
+        }
+        // A SCAN_RSP to an ADV_IND (0x1B) with TX power -4 dBm.
+        var response = packet
+        response[4] = 0x1B
+        response[16] = 0xFC
+        let scanResponse = try #require(LEAdvertisingReportView(eventPacket: response).flatMap { Array($0).first })
+        #expect(scanResponse.isScanResponse && scanResponse.txPower == -4)
+    }
+
     @Test func aMalformedEventHasNoViewAndGoesToTheDecoder() throws {
         let one = hex("3e 0f 02 01 03 01 01 00 00 00 00 c0 03 02 01 06 c4")
         #expect(viewed(one)?.count == 1)

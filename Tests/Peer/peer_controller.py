@@ -560,11 +560,14 @@ class PeerController(Controller):
         if not self.le_scan_enable or writer is None:
             raise ValueError('the host is not scanning')
         extended = self.family == 'extended'
-        # The reports are built before the clock starts, so that what the peer sends at is what TCP lets through, not
-        # what Python builds per report: while this loop only copies bytes, the radio's other work (a connection
-        # being set up, ATT) runs between batches at its own pace instead of one step per built batch.
+        # The reports are built before the clock starts (the seconds returned are the sending alone), so that what the
+        # peer sends at is what TCP lets through, not what Python builds per report: while the loop below only copies
+        # bytes, the radio's other work (a connection being set up, ATT) runs between batches at its own pace instead
+        # of one step per built batch.
         chunks = []
-        for base in range(0, count, self.FLOOD_BATCH):
+        for number, base in enumerate(range(0, count, self.FLOOD_BATCH)):
+            if number % 16 == 15:
+                await asyncio.sleep(0)  # the radio's other work goes on while the flood is built, too
             chunk = bytearray()
             for index in range(base, min(count, base + self.FLOOD_BATCH)):
                 tail = index.to_bytes(4, 'little')

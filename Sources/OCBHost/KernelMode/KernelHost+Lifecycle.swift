@@ -232,7 +232,7 @@ extension KernelHost {
         // Only a command's answer can be behind the reports on this socket: the kernel connects, and ATT comes, on
         // sockets of their own.
         if shedsAdvertisingReport(packet.bytes, behind: transport?.isBehind == true, awaiting: commands.awaitingCount > 0) { return }
-        // The scan path: a well-formed LE Advertising Report goes to the scan read in place, not decoded into values.
+        // The scan path: a well-formed report event of legacy PDUs goes to the scan read in place, not decoded into values.
         if let reports = LEAdvertisingReportView(eventPacket: packet.bytes), observe(reports) { return }
         guard let event = try? HCIEvent(bytes: packet.bytes) else { return }
         switch event {

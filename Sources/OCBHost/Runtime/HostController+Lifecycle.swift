@@ -155,7 +155,7 @@ extension HostController {
                                       awaiting: commands.awaitingCount > 0 || attemptIsFresh || nextLinkDeadline != nil) {
                 return
             }
-            // The scan path: a well-formed LE Advertising Report goes to the scan read in place, not decoded into values.
+            // The scan path: a well-formed report event of legacy PDUs goes to the scan read in place, not decoded into values.
             if let reports = LEAdvertisingReportView(eventPacket: packet.bytes), observe(reports) { return }
             do {
                 let event = try HCIEvent(bytes: packet.bytes)

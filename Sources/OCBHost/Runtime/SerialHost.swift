@@ -70,13 +70,16 @@ extension SerialHost {
         return admitted
     }
 
-    /// Drops the legacy or directed advertising report event `bytes` unread, counted in ``DiscoveryGate/dropped``,
+    /// Drops the advertising report event `bytes` of legacy PDUs (``HCI/HCIEvent/isLegacyAdvertisingReport(_:)``: LE
+    /// Advertising Report, LE Directed Advertising Report, or an LE Extended Advertising Report whose every report has
+    /// the legacy bit) unread, counted in ``DiscoveryGate/dropped``,
     /// when the host is behind the controller (`behind`: the read being handled is part of a backlog,
     /// ``HCITransport/isBehind``) while it waits for an answer that may be among the unread bytes (`awaiting`: a
     /// command, or in full-host mode an ATT response): the answer is then reached in the time it takes to skip the
     /// reports, not to handle them, so a connect's steps or a stop during a flood of advertisers do not wait behind
-    /// it. A dropped advertiser is heard again at its next advertisement. Extended reports are never dropped here: they
-    /// may be pieces of a chain that a missing piece would corrupt. Says so at most once a minute. False (nothing done)
+    /// it. A dropped advertiser is heard again at its next advertisement. Extended reports of extended PDUs are never
+    /// dropped here: they may be pieces of a chain that a missing piece would corrupt (a legacy PDU is always whole).
+    /// Says so at most once a minute. False (nothing done)
     /// for any other packet, or when not both behind and waiting.
     func shedsAdvertisingReport(_ bytes: [UInt8], behind: @autoclosure () -> Bool, awaiting: @autoclosure () -> Bool) -> Bool {
         guard HCIEvent.isLegacyAdvertisingReport(bytes), awaiting(), behind() else { return false }
@@ -87,7 +90,7 @@ extension SerialHost {
         return true
     }
 
-    /// Takes the reports of an LE Advertising Report event read in place (``HCI/LEAdvertisingReportView``), the scan
+    /// Takes the reports of a report event of legacy PDUs read in place (``HCI/LEAdvertisingReportView``), the scan
     /// path: nothing is copied out of the packet for a report that changes nothing. The timer is re-armed once, and
     /// only when the scan's deadline moved. False (nothing done) when no scan is on: the event is then decoded as any other.
     func observe(_ reports: LEAdvertisingReportView) -> Bool {

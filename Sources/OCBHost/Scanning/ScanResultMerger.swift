@@ -155,22 +155,22 @@ public struct ScanResultMerger: Sendable {
         receive(observation, slot: slotOf[observation.peer], now: now)
     }
 
-    /// Takes one legacy report read in place (``HCI/LEAdvertisingReportView``) at `now`, as ``receive(_:now:)`` does.
+    /// Takes one report of a legacy PDU read in place (``HCI/LEAdvertisingReportView``) at `now`, as ``receive(_:now:)`` does.
     /// Its data is copied out of the packet only when it differs from what the advertiser sent last in the same role
     /// (advertisement or scan response): an advertiser repeating itself, as beacons and sensors do between readings,
     /// costs no allocation here.
     public mutating func receive(_ report: LEAdvertisingReportView.Report, now: ContinuousClock.Instant) -> [DiscoveredDevice] {
         let peer = PeerAddress(report.address, type: report.addressType)
         let slot = slotOf[peer]
-        let isScanResponse = report.eventType == .scanRsp
+        let isScanResponse = report.isScanResponse
         var data: [UInt8]?
         if let slot {
             let known = withSlot(slot) { isScanResponse ? $0.lastResponse : $0.lastAdvertising?.data }
             if let known, Self.sameBytes(known, report.data) { data = known }
         }
-        let observation = AdvertisingObservation(peer: peer, isConnectable: report.eventType.isConnectable,
-                                                 isScannable: report.eventType.isScannable, isScanResponse: isScanResponse,
-                                                 rssi: report.rssi, data: data ?? Array(report.data))
+        let observation = AdvertisingObservation(peer: peer, isConnectable: report.isConnectable, isScannable: report.isScannable,
+                                                 isScanResponse: isScanResponse, rssi: report.rssi, txPower: report.txPower,
+                                                 data: data ?? Array(report.data))
         return receive(observation, slot: slot, now: now)
     }
 
@@ -361,9 +361,11 @@ public struct ScanResultMerger: Sendable {
         for peer in peers {
             guard let slot = slotOf.removeValue(forKey: peer) else { continue }
             forgotten &+= 1
-            if let held = slots[slot].pending {
+            if let held = withSlot(slot, { $0.pending }) {
                 holding -= 1
-                devices += admit(device(from: held.observation, response: slots[slot].lastResponse), slot: nil)
+                // Through the filters with what the slot still says was reported: an unchanged advertisement held
+                // for its scan response is not reported again because its advertiser is forgotten.
+                devices += admit(device(from: held.observation, response: withSlot(slot) { $0.lastResponse }), slot: slot)
             }
             slots[slot] = Advertiser(lastHeard: slots[slot].lastHeard, queuedAt: slots[slot].queuedAt)
             freeSlots.append(slot)

@@ -6,7 +6,8 @@ import Foundation
 /// Turns SIGINT and SIGTERM into ``SessionEvent/interrupted`` (DispatchSource signal sources).
 ///
 /// The first signal posts the event so the command unsubscribes, disconnects and prints its summary; a second
-/// one exits with status 130 (128 + SIGINT) without cleaning up.
+/// one exits with status 130 (128 + SIGINT) without cleaning up: what was not written yet (events still in the
+/// ``EventInbox``, the at most ``OCBToolKit/OutputSink/heldLimit`` lines a scan holds) is not written.
 final class InterruptSignal: @unchecked Sendable {
     private var sources: [any DispatchSourceSignal] = []
     private let lock = NSLock()
