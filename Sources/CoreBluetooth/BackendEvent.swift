@@ -41,6 +41,8 @@ package enum BackendEvent: Sendable, Equatable {
     /// `reason` is one line saying what happened and what to do (e.g. the controller answered LE Set Scan Enable,
     /// Vol 4 Part E §7.8.11, with 0x0C Command Disallowed because another process scans).
     case scanFailed(reason: String)
+    /// The scan the facade asked to stop has stopped: every discovery of it was handed over before this event.
+    case scanStopped
 }
 
 /// The result of a request.

@@ -46,7 +46,8 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     /// The size of ``handedOut`` at which its dead entries are pruned next.
     var handedOutPruneAt = 64
     /// The last 1,024 peripherals discovered, kept alive (strong) so that an app that does not keep its discoveries
-    /// gets the same object, without a new identifier derivation and object per advertisement (first in, first out).
+    /// gets the same object, without a new identifier derivation and object per advertisement (first in, first out);
+    /// emptied by `stopScan`.
     var recentlyDiscovered = RecentlySeen<PeerAddress, CBPeripheral>(capacity: 1_024)
     /// The peer behind each identifier handed out, for `retrievePeripherals(withIdentifiers:)`: the last 16,384 (a
     /// flood of advertisers cannot grow it without end; an identifier forgotten is retrieved again once seen again).
@@ -136,12 +137,14 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     private func start() {
         if let record = restoration?.load() { restore(record) }
         let delivery = SerialBatcher<FacadeDelivery>(queue: queue, gatheringOn: backend.eventQueue,
-                                                     isBulk: { if case .discovery = $0 { true } else { false } }) { [weak self] item in
+                                                     isBulk: { if case .event = $0 { false } else { true } }) { [weak self] item in
             guard let self else { return }
             switch item {
             case .discovery(let discovery):
                 self.discoveryDelivered()
                 self.deliver(discovery)
+            case .scanReleased:
+                self.releaseStoppedScan()
             case .event(let event):
                 if case .valueNotified = event { self.notificationDelivered() }
                 self.handle(event)
@@ -157,6 +160,9 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
                 // Decided and built here, on the backend's queue: a report coalesced away never waits in the queue.
                 guard let discovery = self.prepareDiscovery(report) else { return }
                 return delivery.post(.discovery(discovery))
+            case .scanStopped:
+                // Behind the scan's discoveries (their lane), not ahead of them as an event would be.
+                return delivery.post(.scanReleased)
             default: break
             }
             delivery.post(.event(event))
@@ -169,6 +175,8 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
         case event(BackendEvent)
         /// Delivered by ``deliver(_:)``.
         case discovery(PreparedDiscovery)
+        /// A stopped scan's discoveries are all delivered or dropped: ``releaseStoppedScan()``.
+        case scanReleased
     }
 
     deinit {
@@ -229,6 +237,9 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
             scanParameters = nil
             scanGeneration &+= 1
             reported.reset()
+            // The scan's peripherals go with it unless the app keeps them (``handedOut`` still finds those): iOS too
+            // releases the peripherals an app did not retain.
+            recentlyDiscovered.removeAll()
             return was
         }
         guard wasScanning else {

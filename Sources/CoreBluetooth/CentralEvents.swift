@@ -53,7 +53,19 @@ extension CBCentralManager {
             }
             if changed { peripheral.delegate?.peripheralDidUpdateName(peripheral) }
         case .scanFailed(let reason): handleScanFailed(reason)
+        case .scanStopped: releaseStoppedScan()
         }
+    }
+
+    /// After a stopped scan's last discovery reached the delegate queue (``FacadeDelivery/scanReleased``): forgets the
+    /// peripherals handed out that the app did not keep, and gives the heap's free pages back to the system
+    /// (``Host/HeapRelease``): a scan among many advertisers does not leave its memory resident.
+    func releaseStoppedScan() {
+        lock.run {
+            handedOut = handedOut.filter { $0.value.value != nil }
+            handedOutPruneAt = max(64, 2 * handedOut.count)
+        }
+        HeapRelease.returnFreePages()
     }
 
     /// The scan did not start or was ended below the app: `isScanning` becomes false and the delegate's Linux addition `centralManager(_:didFailToScanWithError:)` gets a `CBError.unknown` whose

@@ -53,10 +53,10 @@ extension HostCentralBackend {
                 case nil, .stopped?, .notPoweredOn?, .transportClosed?: break  // no scan is left running on the controller
                 case let error?: Diagnostics.warning("scan could not stop: \(error)")
                 }
-                // The scan's state is gone (the host's merger, these parsed reports, the facade's coalescing): its
-                // memory goes back to the system, not only to the heap.
+                // The scan's state is gone (the host's merger, these parsed reports, the facade's coalescing); the
+                // facade gives its memory back once the scan's last discoveries are behind it.
                 self?.parsedReports.removeAll()
-                HeapRelease.returnFreePages()
+                self?.emitUnlessStopped(.scanStopped)
             }
         }
     }

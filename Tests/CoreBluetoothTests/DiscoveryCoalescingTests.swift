@@ -115,3 +115,32 @@ import Testing
         #expect(whole.recorder.discovered.last?.1[CBAdvertisementDataIsTruncatedKey] == nil, "absent on a whole advertisement")
     }
 }
+
+@Suite struct StoppedScanReleaseTests {
+    @Test func aStoppedScanLetsGoOfThePeripheralsTheAppDidNotKeep() {
+        // Three advertisers discovered; the app keeps one. stopScan drops the manager's own hold (the last 1,024
+        // discovered); once the backend says the scan stopped (behind its discoveries), the handed-out table keeps
+        // only the peripheral the app still holds, and a new discovery of another one is a new object.
+        let h = Harness()
+        h.manager.scanForPeripherals(withServices: nil, options: nil)
+        h.flush()
+        func peer(_ n: UInt64) -> PeerAddress { PeerAddress(BluetoothAddress(value: 0xC0_00_00_00_00_00 | n), type: .random) }
+        for n: UInt64 in 1...3 { h.emit(.advertisement(AdvertisementReport(peer: peer(n), rssi: -60, localName: "S\(n)", isConnectable: true))) }
+        var kept: CBPeripheral? = h.recorder.discovered.first { $0.0.peer == peer(1) }?.0
+        let identifierOfThird = h.recorder.discovered.first { $0.0.peer == peer(3) }?.0.identifier
+        h.queue.sync { h.recorder.discovered.removeAll() }
+        h.manager.stopScan()
+        h.flush()
+        #expect(h.manager.lock.run { h.manager.recentlyDiscovered.count } == 0)
+        h.emit(.scanStopped)
+        #expect(h.manager.lock.run { h.manager.handedOut.count } == 1)
+        #expect(h.manager.lock.run { h.manager.handedOut[peer(1)]?.value } === kept)
+        // A new scan finds the third again: a new object with the same identifier.
+        h.manager.scanForPeripherals(withServices: nil, options: nil)
+        h.flush()
+        h.emit(.advertisement(AdvertisementReport(peer: peer(3), rssi: -61, localName: "S3", isConnectable: true)))
+        #expect(h.recorder.discovered.first?.0.identifier == identifierOfThird)
+        #expect(identifierOfThird != nil)
+        kept = nil
+    }
+}
