@@ -119,11 +119,13 @@ extension CBCentralManager {
     /// queue), so the delegate queue only checks that its scan still runs and calls the delegate.
     struct PreparedDiscovery {
         let peripheral: CBPeripheral
-        let advertisementData: [String: Any]
+        var advertisementData: [String: Any]
         let rssi: Int
         let renamed: Bool
         /// The scan it belongs to (``scanGeneration``): one stopped or replaced since gets nothing.
         let scan: UInt64
+        /// False while ``advertisementData`` is still to be built (``prepareDiscovery(_:)`` builds it outside the lock).
+        var isBuilt = true
     }
 
     /// Decides whether `report` becomes a discovery and builds it (any thread; the manager's lock is taken): the scan's
@@ -157,23 +159,28 @@ extension CBCentralManager {
                 renamed = peripheral.storedName != nil
                 peripheral.storedName = name
             }
-            let data: [String: Any]
-            if let last = peripheral.lastAdvertisement, last.report.hasSameContent(as: report) {
-                data = last.data
-            } else {
-                data = Self.advertisementData(report)
-                peripheral.lastAdvertisement = (report, data)
-            }
-            return PreparedDiscovery(peripheral: peripheral, advertisementData: data, rssi: rssi, renamed: renamed,
-                                     scan: scanGeneration)
+            // An advertisement like the last one reuses its dictionary; a new one is built after the lock is let go
+            // (the delegate queue takes the same lock for each discovery it delivers).
+            let reused = peripheral.lastAdvertisement.flatMap { $0.report.hasSameContent(as: report) ? $0.data : nil }
+            return PreparedDiscovery(peripheral: peripheral, advertisementData: reused ?? [:], rssi: rssi, renamed: renamed,
+                                     scan: scanGeneration, isBuilt: reused != nil)
         }
         if warn { warnDiscoveriesDropped() }
-        return prepared
+        guard var discovery = prepared, !discovery.isBuilt else { return prepared }
+        discovery.advertisementData = Self.advertisementData(report)
+        discovery.isBuilt = true
+        let data = discovery.advertisementData
+        lock.run { discovery.peripheral.lastAdvertisement = (report, data) }
+        return discovery
     }
 
     /// Calls the delegate for a prepared discovery unless its scan stopped since (on the delegate queue).
     func deliver(_ discovery: PreparedDiscovery) {
-        guard lock.run({ storedIsScanning && scanGeneration == discovery.scan }) else { return }
+        // One look under the lock: the scan still runs, and the delegate.
+        let current: (any CBCentralManagerDelegate)?? = lock.run {
+            storedIsScanning && scanGeneration == discovery.scan ? .some(storedDelegate) : nil
+        }
+        guard let delegate = current else { return }
         if discovery.renamed { discovery.peripheral.delegate?.peripheralDidUpdateName(discovery.peripheral) }
         delegate?.centralManager(self, didDiscover: discovery.peripheral, advertisementData: discovery.advertisementData,
                                  rssi: NSNumber(value: discovery.rssi))
