@@ -14,11 +14,14 @@ import Testing
         let cut = Array(original.prefix(5898 + 24 + 5))
         let capture = try CaptureFile.read(bytes: cut)
         #expect(capture.records.count == 148)
-        #expect(capture.error == .truncatedRecord(index: 148, offset: 5898, needed: 16, available: 5))
+        // tshark lists frames 1-148 of this file and says it "appears to have been cut short in the middle of a
+        // packet": the record cut short is frame 149.
+        #expect(capture.error == .truncatedRecord(number: 149, offset: 5898, needed: 16, available: 5))
+        #expect(capture.error?.description == "record 149 at byte 5898 cut short: needed 16 bytes, 5 available")
         // Cut inside the record header.
         let header = try CaptureFile.read(bytes: Array(original.prefix(5898 + 10)))
         #expect(header.records.count == 148)
-        #expect(header.error == .truncatedRecord(index: 148, offset: 5898, needed: 24, available: 10))
+        #expect(header.error == .truncatedRecord(number: 149, offset: 5898, needed: 24, available: 10))
     }
 
     @Test func everyPrefixOfACaptureReadsWithoutTrapping() throws {
@@ -41,7 +44,7 @@ import Testing
         let record: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF] + [UInt8](repeating: 0, count: 16) + [0x04]
         let capture = try CaptureFile.read(bytes: btsnoopHeader(datalink: 0xEA) + record)
         #expect(capture.records.isEmpty)
-        #expect(capture.error == .truncatedRecord(index: 0, offset: 16, needed: 0xFFFF_FFFF, available: 1))
+        #expect(capture.error == .truncatedRecord(number: 1, offset: 16, needed: 0xFFFF_FFFF, available: 1))
     }
 
     @Test func headerErrorsThrow() {

@@ -47,3 +47,18 @@ import Testing
         #expect(!line.contains("\\x00"), "trailing NULs are padding: \(line)")
     }
 }
+
+@Suite struct CutShortCaptureTests {
+    @Test func decodeNamesTheRecordCutShortAsTsharkNumbersIt() throws {
+        // toycar's last record starts at byte 5898 (24-byte header, 16 data bytes); cut 5 bytes into its data. tshark
+        // lists frames 1-148 of that file and says it was cut short in the middle of a packet: frame 149.
+        let original = try Data(contentsOf: Paths.captures.appendingPathComponent("toycar-acl-only-read-write.btsnoop"))
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ocb-cut-\(UUID().uuidString).btsnoop")
+        try original.prefix(5898 + 24 + 5).write(to: path)
+        defer { try? FileManager.default.removeItem(at: path) }
+        let run = try ToolRunner.run(["decode", path.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdoutLines.first?.contains("148 records") == true, "\(run.stdout)")
+        #expect(run.stdout.contains("(reading stopped early: record 149 at byte 5898 cut short: needed 16 bytes, 5 available)"), "\(run.stdout)")
+    }
+}

@@ -36,7 +36,7 @@ enum BtsnoopReader {
                 records.append(record(datalink: datalink, data: data, originalLength: Int(originalLength), flags: flags,
                                       drops: drops, timestamp: stamp &- BtsnoopFormat.unixEpochOffset))
             } catch {
-                failure = .truncatedRecord(index: records.count, offset: start, needed: error.needed,
+                failure = .truncatedRecord(number: records.count + 1, offset: start, needed: error.needed,
                                            available: error.available)
                 break
             }

@@ -15,8 +15,10 @@ public enum CaptureError: Error, Equatable, Sendable, CustomStringConvertible {
     case unsupportedDatalink(UInt32)
     /// A pcap link type other than 187, 201, 254.
     case unsupportedLinkType(UInt32)
-    /// Record `index` (0-based) at byte `offset` needs `needed` bytes but only `available` remain.
-    case truncatedRecord(index: Int, offset: Int, needed: Int, available: Int)
+    /// Record `number` at byte `offset` needs `needed` bytes but only `available` remain. `number` counts from 1, as
+    /// tshark and Wireshark number frames: the record after the last whole one (a file of 148 whole records cut inside
+    /// the next one says record 149).
+    case truncatedRecord(number: Int, offset: Int, needed: Int, available: Int)
     /// A pcapng block at `offset` is malformed (`reason` says how).
     case malformedBlock(offset: Int, reason: String)
     /// The file could not be opened, read or written.
@@ -34,8 +36,8 @@ public enum CaptureError: Error, Equatable, Sendable, CustomStringConvertible {
             "btsnoop datalink \(datalink) is not supported (1001, 1002, 2001)"
         case let .unsupportedLinkType(linkType):
             "pcap link type \(linkType) is not supported (187, 201, 254)"
-        case let .truncatedRecord(index, offset, needed, available):
-            "record \(index) at byte \(offset) cut short: needed \(needed) bytes, \(available) available"
+        case let .truncatedRecord(number, offset, needed, available):
+            "record \(number) at byte \(offset) cut short: needed \(needed) bytes, \(available) available"
         case let .malformedBlock(offset, reason):
             "pcapng block at byte \(offset) malformed: \(reason)"
         case let .io(path, message):

@@ -46,7 +46,7 @@ enum PcapReader {
                 records.append(CapturePayload.record(linkType: linkType, data: data, originalLength: original,
                                                      timestamp: stamp, interface: 0))
             } catch {
-                failure = .truncatedRecord(index: records.count, offset: start, needed: error.needed, available: error.available)
+                failure = .truncatedRecord(number: records.count + 1, offset: start, needed: error.needed, available: error.available)
                 break
             }
         }

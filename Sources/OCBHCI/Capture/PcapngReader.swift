@@ -26,7 +26,7 @@ enum PcapngReader {
             let remaining = bytes.count - offset
             guard remaining >= 12 else {
                 return CaptureFile(format: .pcapng, records: records,
-                                   error: .truncatedRecord(index: records.count, offset: offset, needed: 12, available: remaining))
+                                   error: .truncatedRecord(number: records.count + 1, offset: offset, needed: 12, available: remaining))
             }
             let typeBytes = Array(bytes[offset..<(offset + 4)])
             if typeBytes == [0x0A, 0x0D, 0x0D, 0x0A] {
@@ -48,7 +48,7 @@ enum PcapngReader {
             }
             guard length <= remaining else {
                 return CaptureFile(format: .pcapng, records: records,
-                                   error: .truncatedRecord(index: records.count, offset: offset, needed: length, available: remaining))
+                                   error: .truncatedRecord(number: records.count + 1, offset: offset, needed: length, available: remaining))
             }
             let body = EndianReader(ByteReader(bytes[(offset + 8)..<(offset + length - 4)]), bigEndian: bigEndian)
             do {
