@@ -17,7 +17,9 @@ import OCBL2CAP
 ///   Disconnection Complete (§7.7.5) closes it; ACL traffic on a handle never announced opens an unannounced one.
 /// - ATT (CID 0x0004, Vol 3 Part F): ACL fragments are recombined per direction (``L2CAPRecombiner``); the host is
 ///   taken as the GATT client: requests it sends are remembered per connection (one outstanding request per bearer,
-///   §3.3.2) so each received response is paired with its request. Read By Group Type responses to 0x2800/0x2801 give
+///   §3.3.2) so each received response is paired with its request: only its answer (its response opcode, or an
+///   Error Response naming its opcode, §3.4.1.1) ends it; any other response is counted as a problem and the request
+///   waits on for its answer. Read By Group Type responses to 0x2800/0x2801 give
 ///   services, Find By Type Value responses to 0x2800 services of the requested UUID, Read By Type responses to 0x2803
 ///   characteristics (Vol 3 Part G §3.3.1) and to 0x2802 includes (§3.2), Find Information responses descriptors
 ///   (declarations and value handles excluded). Read, Read Blob, Write Request and Write Command sent, and
@@ -221,7 +223,14 @@ public struct CaptureStoryDecoder {
                 peer.setValue(value.attributeHandle, value.attributeValue)
             }
         default:
-            guard pdu.isResponse, let request = pendingRequest.removeValue(forKey: index) else { return }
+            guard pdu.isResponse else { return }
+            // Only the answer to the pending request ends it (an Error Response naming its opcode, or its response
+            // opcode, Vol 3 Part F §3.3, §3.4.1.1); any other response leaves it pending, so the real answer after
+            // it is still read.
+            guard let request = pendingRequest[index], pdu.answers(request) else {
+                return problem("ATT response that answers no pending request")
+            }
+            pendingRequest[index] = nil
             StoryResponseReader.apply(pdu, answering: request, to: &peer)
         }
     }
@@ -238,6 +247,13 @@ extension ATTPDU {
         default:
             false
         }
+    }
+
+    /// True when this response answers `request`: an Error Response whose Request Opcode In Error is the request's
+    /// (Core v5.4 Vol 3 Part F §3.4.1.1), or the response opcode of the request (§3.3: each request has one).
+    func answers(_ request: ATTPDU) -> Bool {
+        if case let .errorResponse(error) = self { return error.requestOpcode == request.opcode }
+        return request.opcode.responseOpcode == opcode
     }
 
     /// True for responses, the error response included.
