@@ -4,9 +4,14 @@ import OCBCore
 import OCBGATT
 import OCBHCI
 import OCBToolKit
+import Foundation
 import Testing
 
 @Suite struct StoryResponseMatchingTests {
+    /// LE Connection Complete (Core v5.4 Vol 4 Part E §7.7.65.1): handle 0x0040, central, random C1:A0:00:00:00:01.
+    private let connected = CaptureRecord(timestamp: 0, direction: .received, packet: HCIPacket(type: .event, bytes:
+        [0x3E, 0x13, 0x01, 0x00, 0x40, 0x00, 0x00, 0x01, 0x01, 0x00, 0x00, 0x00, 0xA0, 0xC1, 0x18, 0x00, 0x00, 0x00, 0x48, 0x00, 0x00]))
+
     /// An ACL packet on handle 0x0040 (first, automatically flushable) carrying `att` on the ATT channel (CID 0x0004).
     private func att(_ att: [UInt8], _ direction: CaptureDirection, at time: Int64) -> CaptureRecord {
         let l2cap: [UInt8] = [UInt8(att.count), 0x00, 0x04, 0x00] + att
@@ -15,9 +20,6 @@ import Testing
     }
 
     @Test func anErrorResponseNamingAnotherRequestLeavesThePendingOneToItsAnswer() throws {
-        // LE Connection Complete (Core v5.4 Vol 4 Part E §7.7.65.1): handle 0x0040, central, random C1:A0:00:00:00:01.
-        let connected = CaptureRecord(timestamp: 0, direction: .received, packet: HCIPacket(type: .event, bytes:
-            [0x3E, 0x13, 0x01, 0x00, 0x40, 0x00, 0x00, 0x01, 0x01, 0x00, 0x00, 0x00, 0xA0, 0xC1, 0x18, 0x00, 0x00, 0x00, 0x48, 0x00, 0x00]))
         let records = [
             connected,
             // Read By Group Type Request 0x0001-0xFFFF, «Primary Service» (Vol 3 Part F §3.4.4.9).
@@ -41,5 +43,61 @@ import Testing
         let second = CaptureStoryDecoder.story(of: CaptureFile(format: .btsnoop(datalink: 1002), records: ended, error: nil))
         #expect(second.peers.first?.services.count == 1, "the response after the request's own error answers nothing")
         #expect(second.problems == ["ATT response that answers no pending request": 2])
+    }
+
+    @Test func queuedWritesAreCountedAsWritesWithTheValueTheyLeave() throws {
+        // A long write of 22 bytes to 0x0010 (Vol 3 Part F §3.4.6): Prepare Write at offsets 0 (18 bytes) and 18 (4),
+        // each echoed, then Execute Write 0x01 and its response. Then a queue to 0x0012 that is cancelled (0x00).
+        let value = Array(UInt8(0x41)...UInt8(0x56))
+        func prepare(_ handle: UInt8, _ offset: UInt8, _ part: ArraySlice<UInt8>) -> [UInt8] { [0x16, handle, 0x00, offset, 0x00] + part }
+        func echo(_ handle: UInt8, _ offset: UInt8, _ part: ArraySlice<UInt8>) -> [UInt8] { [0x17, handle, 0x00, offset, 0x00] + part }
+        let records = [
+            connected,
+            // Discovery first, so the database shows the value: service 0xFFF0 at 0x000E-0x0012 (Read By Group Type),
+            // characteristic 0xFFF1 declared at 0x000F, Write (0x08), value at 0x0010 (Read By Type of 0x2803).
+            att([0x10, 0x01, 0x00, 0xFF, 0xFF, 0x00, 0x28], .sent, at: 1),
+            att([0x11, 0x06, 0x0E, 0x00, 0x12, 0x00, 0xF0, 0xFF], .received, at: 1),
+            att([0x08, 0x0E, 0x00, 0x12, 0x00, 0x03, 0x28], .sent, at: 1),
+            att([0x09, 0x07, 0x0F, 0x00, 0x08, 0x10, 0x00, 0xF1, 0xFF], .received, at: 1),
+            att(prepare(0x10, 0, value[0..<18]), .sent, at: 1), att(echo(0x10, 0, value[0..<18]), .received, at: 2),
+            att(prepare(0x10, 18, value[18...]), .sent, at: 3), att(echo(0x10, 18, value[18...]), .received, at: 4),
+            att([0x18, 0x01], .sent, at: 5), att([0x19], .received, at: 6),
+            att(prepare(0x12, 0, [0x01, 0x02]), .sent, at: 7), att(echo(0x12, 0, [0x01, 0x02]), .received, at: 8),
+            att([0x18, 0x00], .sent, at: 9), att([0x19], .received, at: 10),
+        ]
+        // tshark reads the same PDUs: opcodes, handles and offsets.
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ocb-queued-\(UUID().uuidString).btsnoop")
+        try Data(BtsnoopWriter.file(records)).write(to: path)
+        defer { try? FileManager.default.removeItem(at: path) }
+        let tshark = try #require(["/usr/bin/tshark", "/usr/local/bin/tshark"].first { FileManager.default.isExecutableFile(atPath: $0) },
+                                  "tshark (scripts/setup installs it)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tshark)
+        process.arguments = ["-r", path.path, "-Y", "btatt", "-T", "fields", "-e", "btatt.opcode", "-e", "btatt.handle", "-e", "btatt.offset"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(text.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) } == [
+            ["0x10", "", ""], ["0x11", "0x000e", ""], ["0x08", "", ""], ["0x09", "0x000f,0x0010", ""],
+            ["0x16", "0x0010", "0"], ["0x17", "0x0010", "0"], ["0x16", "0x0010", "18"], ["0x17", "0x0010", "18"], ["0x18", "", ""],
+            ["0x19", "", ""], ["0x16", "0x0012", "0"], ["0x17", "0x0012", "0"], ["0x18", "", ""], ["0x19", "", ""],
+        ])
+
+        let story = CaptureStoryDecoder.story(of: CaptureFile(format: .btsnoop(datalink: 1002), records: records, error: nil))
+        let peer = try #require(story.peers.first)
+        let counter = try #require(peer.counters.first { $0.handle == 0x0010 })
+        #expect(counter.queuedWrites == 1 && counter.writes == 1)
+        #expect(!peer.counters.contains { $0.handle == 0x0012 && $0.writes > 0 }, "a cancelled queue writes nothing")
+        #expect(story.problems.isEmpty)
+        // The value written is shown: decode's text names the queued write, and the JSON counts it.
+        let run = try ToolRunner.run(["decode", path.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("0x0010 FFF1: 1 write (0 with response, 0 without, 1 queued)"), "\(run.stdout)")
+        #expect(run.stdout.contains(Hex.string(value)) || run.stdout.contains("ABCDEFGHIJKLMNOPQRSTUV"), "\(run.stdout)")
+        let json = try ToolRunner.run(["decode", path.path, "--json"])
+        #expect(json.stdoutLines.contains { $0.contains(#""handle":16"#) && $0.contains(#""queuedWrites":1"#) }, "\(json.stdout)")
     }
 }

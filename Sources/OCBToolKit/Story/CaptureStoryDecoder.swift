@@ -22,7 +22,8 @@ import OCBL2CAP
 ///   waits on for its answer. Read By Group Type responses to 0x2800/0x2801 give
 ///   services, Find By Type Value responses to 0x2800 services of the requested UUID, Read By Type responses to 0x2803
 ///   characteristics (Vol 3 Part G §3.3.1) and to 0x2802 includes (§3.2), Find Information responses descriptors
-///   (declarations and value handles excluded). Read, Read Blob, Write Request and Write Command sent, and
+///   (declarations and value handles excluded). Read, Read Blob, Write Request and Write Command sent, queued writes
+///   (Prepare Write Requests committed by an answered Execute Write, their value written at its offsets), and
 ///   notifications and indications received, are counted per attribute handle of the peer.
 public struct CaptureStoryDecoder {
     private var advertisers: [String: StoryAdvertiser] = [:]
@@ -30,6 +31,8 @@ public struct CaptureStoryDecoder {
     private var reassembler = ExtendedAdvertisingReassembler()
     private var connections: [StoryConnection] = []
     private var activeConnection: [ConnectionHandle: Int] = [:]
+    /// Per connection: the Prepare Write Requests sent since the last Execute Write (at most ``maximumPreparedWrites``).
+    private var preparedWrites: [Int: [ATTPrepareWriteRequest]] = [:]
     private var recombiners: [CaptureDirection: L2CAPRecombiner] = [.sent: L2CAPRecombiner(), .received: L2CAPRecombiner()]
     private var pendingRequest: [Int: ATTPDU] = [:]
     private var peers: [String: PeerDatabaseBuilder] = [:]
@@ -204,6 +207,13 @@ public struct CaptureStoryDecoder {
             case let .writeCommand(command):
                 peer.count(command.attributeHandle) { $0.writeCommands += 1 }
                 peer.setValue(command.attributeHandle, command.attributeValue)
+            case let .prepareWriteRequest(request):
+                // Queued on the server until an Execute Write (Vol 3 Part F §3.4.6); bounded as the server's queue is.
+                if preparedWrites[index, default: []].count < Self.maximumPreparedWrites {
+                    preparedWrites[index, default: []].append(request)
+                } else {
+                    problem("prepared writes beyond \(Self.maximumPreparedWrites) in one queue")
+                }
             default:
                 break
             }
@@ -232,6 +242,24 @@ public struct CaptureStoryDecoder {
             }
             pendingRequest[index] = nil
             StoryResponseReader.apply(pdu, answering: request, to: &peer)
+            if case let .executeWriteRequest(execute) = request { executed(execute, answer: pdu, connection: index, peer: &peer) }
+        }
+    }
+
+    /// The most Prepare Write Requests remembered per connection before an Execute Write (a capture is hostile input).
+    static let maximumPreparedWrites = 1_024
+
+    /// An Execute Write Request answered: with flags 0x01 and an Execute Write Response, every queued part is
+    /// written in order (its value at its offset) and each handle counts one queued write; a cancel (0x00) or an
+    /// Error Response empties the queue without writing (Vol 3 Part F §3.4.6.3).
+    private mutating func executed(_ execute: ATTExecuteWriteRequest, answer: ATTPDU, connection index: Int,
+                                   peer: inout PeerDatabaseBuilder) {
+        let parts = preparedWrites.removeValue(forKey: index) ?? []
+        guard execute.flags == .writeAllPendingPreparedValues, case .executeWriteResponse = answer else { return }
+        var counted: Set<AttributeHandle> = []
+        for part in parts {
+            peer.setValue(part.attributeHandle, part.partAttributeValue, offset: Int(part.valueOffset))
+            if counted.insert(part.attributeHandle).inserted { peer.count(part.attributeHandle) { $0.queuedWrites += 1 } }
         }
     }
 }

@@ -88,12 +88,16 @@ public struct AttributeCounter: Hashable, Sendable {
     public var notifications: Int = 0
     /// Indications received (§3.4.7.2).
     public var indications: Int = 0
+    /// Queued writes: the Prepare Write Requests (§3.4.6.1) of this handle that an Execute Write Request with flags
+    /// 0x01 committed and the peer answered with an Execute Write Response (§3.4.6.3), counted once per execute (a
+    /// long or reliable write of one value).
+    public var queuedWrites: Int = 0
 
     /// Makes an empty counter.
     public init(handle: AttributeHandle) { self.handle = handle }
 
-    /// Write Requests plus Write Commands.
-    public var writes: Int { writeRequests + writeCommands }
+    /// Write Requests, Write Commands and queued writes.
+    public var writes: Int { writeRequests + writeCommands + queuedWrites }
 }
 
 /// One peer's GATT database as the capture reveals it, and the traffic on its attributes.

@@ -131,7 +131,8 @@ public enum StoryRenderer {
         if counter.reads > 0 { parts.append(count(counter.reads, "reads")) }
         if counter.readBlobs > 0 { parts.append(count(counter.readBlobs, "read blobs")) }
         if counter.writes > 0 {
-            parts.append(count(counter.writes, "writes") + " (\(counter.writeRequests) with response, \(counter.writeCommands) without)")
+            parts.append(count(counter.writes, "writes") + " (\(counter.writeRequests) with response, \(counter.writeCommands) without"
+                         + (counter.queuedWrites > 0 ? ", \(counter.queuedWrites) queued)" : ")"))
         }
         if counter.notifications > 0 { parts.append(count(counter.notifications, "notifications")) }
         if counter.indications > 0 { parts.append(count(counter.indications, "indications")) }
@@ -141,7 +142,7 @@ public enum StoryRenderer {
     static func counterJSON(_ counter: AttributeCounter, peer: StoryPeer) -> JSONValue {
         ["type": "counter", "peer": .string(peer.key), "handle": .integer(counter.handle), "name": .optional(peer.attributeName(counter.handle)),
          "reads": .integer(counter.reads), "readBlobs": .integer(counter.readBlobs), "writeRequests": .integer(counter.writeRequests),
-         "writeCommands": .integer(counter.writeCommands), "writes": .integer(counter.writes),
+         "writeCommands": .integer(counter.writeCommands), "queuedWrites": .integer(counter.queuedWrites), "writes": .integer(counter.writes),
          "notifications": .integer(counter.notifications), "indications": .integer(counter.indications)]
     }
 
