@@ -23,6 +23,12 @@ struct DecodeExpectation: Decodable {
     var characteristics: [Characteristic]
     var descriptors: [Descriptor]
     var counts: [String: Counts]
+    /// ATT PDUs on CID 0x0004 per direction ("sent", "received") and opcode ("0x0a").
+    var opcodes: [String: [String: Int]]
+    /// The ATT_MTU of each Exchange MTU, in capture order.
+    var mtus: [Int]
+    /// Error Responses per direction and "request opcode/handle/error code" ("0x08/0x0001/0x0a").
+    var errors: [String: [String: Int]]
 
     static func load(_ name: String) throws -> DecodeExpectation {
         try JSONDecoder().decode(DecodeExpectation.self, from: Data(contentsOf: Paths.expected.appendingPathComponent(name + ".json")))
@@ -93,6 +99,27 @@ struct DecodeExpectationTests {
         }
         counts = counts.filter { $0.value.reads + $0.value.writes + $0.value.notifications + $0.value.indications > 0 }
         #expect(counts == expected.counts)
+    }
+
+    @Test("ATT PDUs per opcode, the ATT_MTU of each exchange, and the Error Responses", arguments: Paths.captureNames)
+    func attTraffic(_ name: String) throws {
+        let expected = try DecodeExpectation.load(name)
+        let story = try story(name)
+        func sum(_ pick: (StoryConnection) -> [UInt8: Int]) -> [String: Int] {
+            story.connections.reduce(into: [:]) { total, connection in
+                for (opcode, count) in pick(connection) { total["0x" + Hex.string([opcode]), default: 0] += count }
+            }
+        }
+        #expect(sum(\.sentOpcodes) == expected.opcodes["sent"], "\(name)")
+        #expect(sum(\.receivedOpcodes) == expected.opcodes["received"], "\(name)")
+        #expect(story.connections.flatMap(\.mtuExchanges).sorted() == expected.mtus.sorted(), "\(name)")
+        var errors: [String: [String: Int]] = ["sent": [:], "received": [:]]
+        for error in story.connections.flatMap(\.attErrors) {
+            let key = "0x" + Hex.string([error.requestOpcode.rawValue]) + "/0x" + Hex.string([UInt8(error.handle.rawValue >> 8), UInt8(error.handle.rawValue & 0xFF)])
+                + "/0x" + Hex.string([error.error.rawValue])
+            errors[error.direction == .sent ? "sent" : "received", default: [:]][key, default: 0] += error.count
+        }
+        #expect(errors == expected.errors, "\(name)")
     }
 
     @Test("the unannounced connection of an ACL-only capture is kept, with its traffic")

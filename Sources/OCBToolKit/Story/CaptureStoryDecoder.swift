@@ -31,6 +31,8 @@ public struct CaptureStoryDecoder {
     private var reassembler = ExtendedAdvertisingReassembler()
     private var connections: [StoryConnection] = []
     private var activeConnection: [ConnectionHandle: Int] = [:]
+    /// Per connection: the direction and Client Rx MTU of an Exchange MTU Request waiting for its response.
+    private var clientRxMTU: [Int: (CaptureDirection, Int)] = [:]
     /// Per connection: the Prepare Write Requests sent since the last Execute Write (at most ``maximumPreparedWrites``).
     private var preparedWrites: [Int: [ATTPrepareWriteRequest]] = [:]
     private var recombiners: [CaptureDirection: L2CAPRecombiner] = [.sent: L2CAPRecombiner(), .received: L2CAPRecombiner()]
@@ -168,8 +170,13 @@ public struct CaptureStoryDecoder {
                 guard frame.channelID == .attributeProtocol else { continue }
                 let index = connectionIndex(for: frame.handle, at: time)
                 connections[index].attPDUCount += 1
+                if let opcode = frame.payload.first {
+                    if direction == .sent { connections[index].sentOpcodes[opcode, default: 0] += 1 }
+                    else { connections[index].receivedOpcodes[opcode, default: 0] += 1 }
+                }
                 do {
                     let pdu = try ATTPDU(bytes: frame.payload)
+                    note(pdu, direction: direction, connection: index)
                     handle(pdu, direction: direction, connection: index)
                 } catch {
                     problem("undecodable ATT PDU")
@@ -177,6 +184,34 @@ public struct CaptureStoryDecoder {
             case .dropped:
                 problem("L2CAP fragment dropped")
             }
+        }
+    }
+
+    /// The connection-level story of a PDU either way: the Exchange MTU (a request's Client Rx MTU, then the
+    /// response from the other side: ATT_MTU is the smaller, at least 23, Vol 3 Part F §3.4.2.2) and Error Responses.
+    private mutating func note(_ pdu: ATTPDU, direction: CaptureDirection, connection index: Int) {
+        switch pdu {
+        case let .exchangeMTURequest(request):
+            clientRxMTU[index] = (direction, Int(request.clientRxMTU))
+        case let .exchangeMTUResponse(response):
+            guard let (asked, client) = clientRxMTU.removeValue(forKey: index), asked != direction else { return }
+            guard connections[index].mtuExchanges.count < StoryConnection.maximumMTUExchanges else {
+                return problem("Exchange MTU beyond \(StoryConnection.maximumMTUExchanges) on one connection")
+            }
+            connections[index].mtuExchanges.append(max(23, min(client, Int(response.serverRxMTU))))
+        case let .errorResponse(error):
+            if let at = connections[index].attErrors.firstIndex(where: {
+                $0.direction == direction && $0.requestOpcode == error.requestOpcode && $0.handle == error.attributeHandle && $0.error == error.error
+            }) {
+                connections[index].attErrors[at].count += 1
+            } else if connections[index].attErrors.count < StoryATTError.maximumDistinct {
+                connections[index].attErrors.append(StoryATTError(direction: direction, requestOpcode: error.requestOpcode,
+                                                                  handle: error.attributeHandle, error: error.error, count: 1))
+            } else {
+                problem("kinds of ATT error beyond \(StoryATTError.maximumDistinct) on one connection")
+            }
+        default:
+            break
         }
     }
 

@@ -67,9 +67,39 @@ public struct StoryConnection: Hashable, Sendable {
     public var isAnnounced: Bool
     /// ATT PDUs seen on it, both ways.
     public var attPDUCount: Int
+    /// The ATT_MTU each Exchange MTU on it left, in order: the smaller of the Client Rx MTU and the Server Rx MTU, at
+    /// least 23 (Core v5.4 Vol 3 Part F §3.4.2); at most ``maximumMTUExchanges`` kept.
+    public var mtuExchanges: [Int] = []
+    /// The most Exchange MTU results kept per connection (a client sends one; a capture is hostile input).
+    public static let maximumMTUExchanges = 64
+    /// The ATT_MTU the last exchange left; nil when the capture shows none (ATT_MTU is then 23).
+    public var attMTU: Int? { mtuExchanges.last }
+    /// Its ATT PDUs by opcode byte, sent by this host and received from the peer.
+    public var sentOpcodes: [UInt8: Int] = [:]
+    /// See ``sentOpcodes``.
+    public var receivedOpcodes: [UInt8: Int] = [:]
+    /// Its Error Responses (§3.4.1.1), one entry per direction, request opcode, handle and error, with how many
+    /// came, in the order first seen; at most ``StoryATTError/maximumDistinct`` distinct ones (then counted as a problem).
+    public var attErrors: [StoryATTError] = []
 
     /// The key of the peer whose database this connection reveals: the address, else "handle 0x0040".
     public var peerKey: String { peerAddress?.description ?? "handle \(GATTText.handle(handle.rawValue))" }
+}
+
+/// One kind of Error Response on a connection (Core v5.4 Vol 3 Part F §3.4.1.1) and how often it came.
+public struct StoryATTError: Hashable, Sendable {
+    /// The most distinct kinds kept per connection (a capture is hostile input).
+    public static let maximumDistinct = 256
+    /// `.received`: the peer refused a request of this host; `.sent`: this host refused the peer's.
+    public var direction: CaptureDirection
+    /// Request Opcode In Error.
+    public var requestOpcode: ATTOpcode
+    /// Attribute Handle In Error.
+    public var handle: AttributeHandle
+    /// Error Code.
+    public var error: ATTError
+    /// How many such Error Responses.
+    public var count: Int
 }
 
 /// How often each operation touched one attribute (by handle) of a peer.

@@ -41,7 +41,8 @@ public enum StoryRenderer {
         output.note("")
         output.note("connections (\(story.connections.count)):")
         for connection in story.connections {
-            output.emit("  " + connectionLine(connection, start: start), json: connectionJSON(connection))
+            output.emit(text: ["  " + connectionLine(connection, start: start)] + connection.attErrors.map { "    " + errorLine($0) },
+                        json: connectionJSON(connection))
         }
 
         for peer in story.peers {
@@ -114,7 +115,19 @@ public enum StoryRenderer {
         } else {
             line += ", still connected at the end"
         }
-        return line + ", \(connection.attPDUCount) ATT PDUs"
+        return line + ", \(connection.attPDUCount) ATT PDUs" + (connection.attMTU.map { ", ATT_MTU \($0)" } ?? "")
+            + (connection.attErrors.isEmpty ? "" : ", \(count(connection.attErrors.reduce(0) { $0 + $1.count }, "ATT errors")):")
+    }
+
+    /// "received 3× ATT_READ_BY_TYPE_REQ on 0x0001: Attribute Not Found (0x0A)" (Core v5.4 Vol 3 Part F §3.4.1.1).
+    static func errorLine(_ error: StoryATTError) -> String {
+        "\(error.direction == .received ? "received" : "sent") \(error.count)× \(error.requestOpcode.name) on "
+            + GATTText.handle(error.handle.rawValue) + ": \(error.error) (0x" + Hex.uppercase(error.error.rawValue, digits: 2) + ")"
+    }
+
+    /// The opcode counts as JSON: {"0x0a": 3, ...}, keys the opcode byte in lower-case hex as tshark prints it.
+    static func opcodesJSON(_ counts: [UInt8: Int]) -> JSONValue {
+        .object(Dictionary(uniqueKeysWithValues: counts.map { ("0x" + Hex.string([$0.key]), .integer($0.value)) }))
     }
 
     static func connectionJSON(_ connection: StoryConnection) -> JSONValue {
@@ -123,7 +136,14 @@ public enum StoryRenderer {
          "role": .optional(connection.isCentral.map { $0 ? "central" : "peripheral" }),
          "connectedAt": time(connection.connectedAt), "disconnectedAt": connection.disconnectedAt.map(time) ?? .null,
          "reason": connection.reason.map { .integer($0.rawValue) } ?? .null, "reasonName": .optional(connection.reason?.name),
-         "announced": .bool(connection.isAnnounced), "attPDUs": .integer(connection.attPDUCount)]
+         "announced": .bool(connection.isAnnounced), "attPDUs": .integer(connection.attPDUCount),
+         "attMTU": connection.attMTU.map { .integer($0) } ?? .null, "mtuExchanges": .array(connection.mtuExchanges.map { .integer($0) }),
+         "opcodes": ["sent": opcodesJSON(connection.sentOpcodes), "received": opcodesJSON(connection.receivedOpcodes)],
+         "attErrors": .array(connection.attErrors.map { error in
+             ["direction": .string(error.direction == .received ? "received" : "sent"), "requestOpcode": .integer(error.requestOpcode.rawValue),
+              "handle": .integer(error.handle), "error": .integer(error.error.rawValue), "errorName": .string(error.error.description),
+              "count": .integer(error.count)]
+         })]
     }
 
     static func counterLine(_ counter: AttributeCounter, name: String?) -> String {
