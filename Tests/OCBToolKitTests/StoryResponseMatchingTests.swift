@@ -100,4 +100,24 @@ import Testing
         let json = try ToolRunner.run(["decode", path.path, "--json"])
         #expect(json.stdoutLines.contains { $0.contains(#""handle":16"#) && $0.contains(#""queuedWrites":1"#) }, "\(json.stdout)")
     }
+
+    @Test func dataThatIsNotATTOnAHandleNoConnectionOpenedIsNoConnection() throws {
+        // Handle 0x0040 is announced; handle 0x0EDC never is, and carries bytes that frame as L2CAP on CID 0x0004
+        // but are no ATT PDU (opcode 0xFF is not defined): a controller's diagnostics, not a second connection.
+        let vendor: [UInt8] = [0xDC, 0x2E, 0x07, 0x00, 0x03, 0x00, 0x04, 0x00, 0xFF, 0x00, 0x01]
+        let records = [
+            connected,
+            CaptureRecord(timestamp: 1, direction: .received, packet: HCIPacket(type: .acl, bytes: vendor)),
+            att([0x0A, 0x03, 0x00], .sent, at: 2),
+        ]
+        let story = CaptureStoryDecoder.story(of: CaptureFile(format: .btsnoop(datalink: 1002), records: records, error: nil))
+        #expect(story.connections.map(\.handle.rawValue) == [0x0040])
+        #expect(story.problems == ["ACL data that is not ATT on a handle no connection event opened (vendor diagnostics?)": 1])
+        // The same handle with a real ATT PDU (a capture started during a connection) is an unannounced connection.
+        let real = records + [CaptureRecord(timestamp: 3, direction: .sent, packet: HCIPacket(type: .acl,
+                                            bytes: [0xDC, 0x2E, 0x07, 0x00, 0x03, 0x00, 0x04, 0x00, 0x0A, 0x03, 0x00]))]
+        let started = CaptureStoryDecoder.story(of: CaptureFile(format: .btsnoop(datalink: 1002), records: real, error: nil))
+        #expect(started.connections.map(\.handle.rawValue) == [0x0040, 0x0EDC])
+        #expect(started.connections.last?.isAnnounced == false)
+    }
 }

@@ -14,7 +14,9 @@ import OCBL2CAP
 ///   Per advertiser (address type + address) the last advertising data and the last scan response are kept and
 ///   merged, and every local name is remembered.
 /// - Connections: LE Connection Complete and LE Enhanced Connection Complete v1/v2 (§7.7.65.1/.10/.29) open one,
-///   Disconnection Complete (§7.7.5) closes it; ACL traffic on a handle never announced opens an unannounced one.
+///   Disconnection Complete (§7.7.5) closes it; a decodable ATT PDU on a handle never announced opens an unannounced
+///   one (a capture started during a connection); other data on such a handle (a controller's vendor diagnostics) is
+///   counted as a problem and opens nothing.
 /// - ATT (CID 0x0004, Vol 3 Part F): ACL fragments are recombined per direction (``L2CAPRecombiner``); the host is
 ///   taken as the GATT client: requests it sends are remembered per connection (one outstanding request per bearer,
 ///   §3.3.2) so each received response is paired with its request: only its answer (its response opcode, or an
@@ -168,6 +170,12 @@ public struct CaptureStoryDecoder {
             switch output {
             case let .frame(frame):
                 guard frame.channelID == .attributeProtocol else { continue }
+                // On a handle no connection event opened, only real ATT opens an unannounced connection: vendor
+                // diagnostics some controllers send on a handle of their own are not a connection.
+                if activeConnection[frame.handle] == nil, (try? ATTPDU(bytes: frame.payload)) == nil {
+                    problem("ACL data that is not ATT on a handle no connection event opened (vendor diagnostics?)")
+                    continue
+                }
                 let index = connectionIndex(for: frame.handle, at: time)
                 connections[index].attPDUCount += 1
                 if let opcode = frame.payload.first {
