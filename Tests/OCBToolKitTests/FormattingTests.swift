@@ -34,6 +34,12 @@ struct FormattingTests {
     @Test("battery level, strings, CCCD, appearance, presentation format")
     func knownValues() {
         #expect(GATTValueDecoder.describe([87], uuid: BluetoothUUID(0x2A19)) == "87 %")
+        // Device Name padded with NULs (a fixed-size field): the padding is not part of the name; a NUL inside is kept
+        // (and escaped where printed), and bytes that are not UTF-8 are no string.
+        #expect(GATTValueDecoder.describe([0x50, 0x69, 0x00, 0x00], uuid: BluetoothUUID(0x2A00)) == "\"Pi\"")
+        #expect(GATTValueDecoder.describe([0x50, 0x00, 0x69], uuid: BluetoothUUID(0x2A00)) == "\"P\u{00}i\"")
+        #expect(GATTValueDecoder.describe([0x00, 0x00], uuid: BluetoothUUID(0x2A00)) == "\"\"")
+        #expect(GATTValueDecoder.describe([0xFF, 0x00], uuid: BluetoothUUID(0x2A00)) == nil)
         #expect(GATTValueDecoder.describe([101], uuid: BluetoothUUID(0x2A19)) == "101 % (invalid: above 100)")
         #expect(GATTValueDecoder.describe([87, 0], uuid: BluetoothUUID(0x2A19)) == nil)
         #expect(GATTValueDecoder.describe(Array("Polar H10".utf8), uuid: BluetoothUUID(0x2A00)) == "\"Polar H10\"")

@@ -7,7 +7,7 @@ import OCBCore
 /// Known: Battery Level 0x2A19 (uint8 percent, 0-100), Heart Rate Measurement 0x2A37 (``HeartRateMeasurement``),
 /// Body Sensor Location 0x2A38, Appearance 0x2A01 (Assigned Numbers §2.6), the UTF-8 string characteristics
 /// (Device Name 0x2A00, Model/Serial/Firmware/Hardware/Software/Manufacturer 0x2A24-0x2A29) and Characteristic User
-/// Description 0x2901, Client Characteristic Configuration 0x2902 (bit 0 notifications, bit 1 indications),
+/// Description 0x2901 (trailing NUL padding dropped; control characters are escaped where the text is printed), Client Characteristic Configuration 0x2902 (bit 0 notifications, bit 1 indications),
 /// Characteristic Presentation Format 0x2904; any value whose characteristic has a presentation format
 /// (``PresentationFormat/decode(_:)``). Anything else, or a value malformed for its type, gives nil (show hex).
 public enum GATTValueDecoder {
@@ -43,7 +43,9 @@ public enum GATTValueDecoder {
             break
         }
         if stringUUIDs.contains(uuid) {
-            return String(validating: value, as: UTF8.self).map { "\"\($0)\"" }
+            // Trailing NULs are padding (as BlueZ and the advertised local name have it); what is left must be UTF-8.
+            let text = value.reversed().drop { $0 == 0 }.reversed()
+            return String(validating: Array(text), as: UTF8.self).map { "\"\($0)\"" }
         }
         return format?.decode(value)
     }
