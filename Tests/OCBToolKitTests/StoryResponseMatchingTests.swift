@@ -3,7 +3,7 @@
 import OCBCore
 import OCBGATT
 import OCBHCI
-import OCBToolKit
+@testable import OCBToolKit
 import Foundation
 import Testing
 
@@ -119,5 +119,49 @@ import Testing
         let started = CaptureStoryDecoder.story(of: CaptureFile(format: .btsnoop(datalink: 1002), records: real, error: nil))
         #expect(started.connections.map(\.handle.rawValue) == [0x0040, 0x0EDC])
         #expect(started.connections.last?.isAnnounced == false)
+    }
+
+    @Test func queuedWritesFollowTheServersQueue() throws {
+        // Parts out of order and overlapping, a part the peer refused (Prepare Queue Full, 0x09), and an execute that
+        // was never answered (its queue is gone on the server all the same).
+        func prepare(_ handle: UInt8, _ offset: UInt8, _ part: [UInt8], at time: Int64) -> [CaptureRecord] {
+            [att([0x16, handle, 0x00, offset, 0x00] + part, .sent, at: time), att([0x17, handle, 0x00, offset, 0x00] + part, .received, at: time)]
+        }
+        var records = [connected]
+        records += prepare(0x10, 4, [0x45, 0x46, 0x47, 0x48], at: 1)            // "EFGH" at 4
+        records += prepare(0x10, 0, [0x41, 0x42, 0x43, 0x44, 0x58], at: 2)      // "ABCDX" at 0: X lies under E
+        records += prepare(0x10, 4, [0x45], at: 3)                              // "E" at 4 again: later wins
+        records += [att([0x16, 0x11, 0x00, 0x00, 0x00, 0x01], .sent, at: 4), att([0x01, 0x16, 0x11, 0x00, 0x09], .received, at: 4)]
+        records += [att([0x18, 0x01], .sent, at: 5), att([0x19], .received, at: 6)]
+        // A queue for 0x0012 whose execute gets no answer; then one for 0x0013 that is executed.
+        records += prepare(0x12, 0, [0x01], at: 7)
+        records += [att([0x18, 0x01], .sent, at: 8)]
+        records += prepare(0x13, 0, [0x02], at: 9)
+        records += [att([0x18, 0x01], .sent, at: 10), att([0x19], .received, at: 11)]
+        let story = CaptureStoryDecoder.story(of: CaptureFile(format: .btsnoop(datalink: 1002), records: records, error: nil))
+        let peer = try #require(story.peers.first)
+        func counter(_ handle: UInt16) -> AttributeCounter? { peer.counters.first { $0.handle.rawValue == handle } }
+        #expect(counter(0x10)?.queuedWrites == 1)
+        #expect(counter(0x11)?.writes ?? 0 == 0, "the refused part was never queued")
+        #expect(counter(0x12)?.writes ?? 0 == 0, "its execute was never answered")
+        #expect(counter(0x13)?.queuedWrites == 1)
+        // The values left, by the builder's rule (Vol 3 Part F §3.4.6.3: each part at its offset, in queue order).
+        var builder = PeerDatabaseBuilder(key: "test")
+        func write(_ parts: [(offset: Int, value: [UInt8])]) -> [UInt8]? {
+            builder.writeQueued(0x0010, parts: parts)
+            return builder.values[0x0010]
+        }
+        #expect(write([(4, [0x45, 0x46, 0x47, 0x48]), (0, [0x41, 0x42, 0x43, 0x44, 0x58]), (4, [0x45])]) == Array("ABCDEFGH".utf8))
+        #expect(write([(2, [0x01])]) == [0x41, 0x42, 0x01, 0x44, 0x45, 0x46, 0x47, 0x48], "continues the known value")
+        #expect(write([(0, [0x01]), (3, [0x02])]) == nil, "a gap: the value is not known")
+    }
+
+    @Test func bothSidesExchangingMTUGiveTwoExchanges() {
+        // Each side is a client once: host asks 517, peer asks 247, then the answers cross (Vol 3 Part F §3.4.2).
+        let records = [connected,
+                       att([0x02, 0x05, 0x02], .sent, at: 1), att([0x02, 0xF7, 0x00], .received, at: 2),
+                       att([0x03, 0xF7, 0x00], .received, at: 3), att([0x03, 0x05, 0x02], .sent, at: 4)]
+        let story = CaptureStoryDecoder.story(of: CaptureFile(format: .btsnoop(datalink: 1002), records: records, error: nil))
+        #expect(story.connections.first?.mtuExchanges == [247, 247])
     }
 }

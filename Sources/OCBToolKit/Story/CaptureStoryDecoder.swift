@@ -14,9 +14,9 @@ import OCBL2CAP
 ///   Per advertiser (address type + address) the last advertising data and the last scan response are kept and
 ///   merged, and every local name is remembered.
 /// - Connections: LE Connection Complete and LE Enhanced Connection Complete v1/v2 (§7.7.65.1/.10/.29) open one,
-///   Disconnection Complete (§7.7.5) closes it; a decodable ATT PDU on a handle never announced opens an unannounced
-///   one (a capture started during a connection); other data on such a handle (a controller's vendor diagnostics) is
-///   counted as a problem and opens nothing.
+///   Disconnection Complete (§7.7.5) closes it; a PDU with a defined ATT opcode on a handle never announced opens an
+///   unannounced one (a capture started during a connection); other data on such a handle (a controller's vendor
+///   diagnostics) is counted as a problem and opens nothing.
 /// - ATT (CID 0x0004, Vol 3 Part F): ACL fragments are recombined per direction (``L2CAPRecombiner``); the host is
 ///   taken as the GATT client: requests it sends are remembered per connection (one outstanding request per bearer,
 ///   §3.3.2) so each received response is paired with its request: only its answer (its response opcode, or an
@@ -33,10 +33,17 @@ public struct CaptureStoryDecoder {
     private var reassembler = ExtendedAdvertisingReassembler()
     private var connections: [StoryConnection] = []
     private var activeConnection: [ConnectionHandle: Int] = [:]
-    /// Per connection: the direction and Client Rx MTU of an Exchange MTU Request waiting for its response.
-    private var clientRxMTU: [Int: (CaptureDirection, Int)] = [:]
-    /// Per connection: the Prepare Write Requests sent since the last Execute Write (at most ``maximumPreparedWrites``).
+    /// The Client Rx MTU of an Exchange MTU Request waiting for its response, per connection and the side that asked.
+    private var clientRxMTU: [MTUKey: Int] = [:]
+    private struct MTUKey: Hashable {
+        var connection: Int
+        var requester: CaptureDirection
+    }
+    /// Per connection: the Prepare Write Requests the peer queued (answered) since the last Execute Write (at most
+    /// ``maximumPreparedWrites``).
     private var preparedWrites: [Int: [ATTPrepareWriteRequest]] = [:]
+    /// Per connection: the queue an Execute Write Request took, until its answer.
+    private var executingWrites: [Int: [ATTPrepareWriteRequest]] = [:]
     private var recombiners: [CaptureDirection: L2CAPRecombiner] = [.sent: L2CAPRecombiner(), .received: L2CAPRecombiner()]
     private var pendingRequest: [Int: ATTPDU] = [:]
     private var peers: [String: PeerDatabaseBuilder] = [:]
@@ -111,6 +118,10 @@ public struct CaptureStoryDecoder {
             connections[index].disconnectedAt = time
             connections[index].reason = disconnection.reason
             pendingRequest[index] = nil
+            preparedWrites[index] = nil
+            executingWrites[index] = nil
+            clientRxMTU[MTUKey(connection: index, requester: .sent)] = nil
+            clientRxMTU[MTUKey(connection: index, requester: .received)] = nil
             recombiners[.sent]?.reset(handle: disconnection.handle)
             recombiners[.received]?.reset(handle: disconnection.handle)
         default:
@@ -170,9 +181,9 @@ public struct CaptureStoryDecoder {
             switch output {
             case let .frame(frame):
                 guard frame.channelID == .attributeProtocol else { continue }
-                // On a handle no connection event opened, only real ATT opens an unannounced connection: vendor
-                // diagnostics some controllers send on a handle of their own are not a connection.
-                if activeConnection[frame.handle] == nil, (try? ATTPDU(bytes: frame.payload)) == nil {
+                // On a handle no connection event opened, only a PDU with a defined ATT opcode opens an unannounced
+                // connection: vendor diagnostics some controllers send on a handle of their own are not a connection.
+                if activeConnection[frame.handle] == nil, frame.payload.first.map({ ATTOpcode(rawValue: $0).kind == .unknown }) ?? true {
                     problem("ACL data that is not ATT on a handle no connection event opened (vendor diagnostics?)")
                     continue
                 }
@@ -200,14 +211,19 @@ public struct CaptureStoryDecoder {
     private mutating func note(_ pdu: ATTPDU, direction: CaptureDirection, connection index: Int) {
         switch pdu {
         case let .exchangeMTURequest(request):
-            clientRxMTU[index] = (direction, Int(request.clientRxMTU))
+            clientRxMTU[MTUKey(connection: index, requester: direction)] = Int(request.clientRxMTU)
         case let .exchangeMTUResponse(response):
-            guard let (asked, client) = clientRxMTU.removeValue(forKey: index), asked != direction else { return }
+            // The answer to the request that came the other way (both sides may be a client, each asking once).
+            let asker: CaptureDirection = direction == .sent ? .received : .sent
+            guard let client = clientRxMTU.removeValue(forKey: MTUKey(connection: index, requester: asker)) else { return }
             guard connections[index].mtuExchanges.count < StoryConnection.maximumMTUExchanges else {
                 return problem("Exchange MTU beyond \(StoryConnection.maximumMTUExchanges) on one connection")
             }
             connections[index].mtuExchanges.append(max(23, min(client, Int(response.serverRxMTU))))
         case let .errorResponse(error):
+            if error.requestOpcode == .exchangeMTURequest {
+                clientRxMTU[MTUKey(connection: index, requester: direction == .sent ? .received : .sent)] = nil
+            }
             if let at = connections[index].attErrors.firstIndex(where: {
                 $0.direction == direction && $0.requestOpcode == error.requestOpcode && $0.handle == error.attributeHandle && $0.error == error.error
             }) {
@@ -250,13 +266,10 @@ public struct CaptureStoryDecoder {
             case let .writeCommand(command):
                 peer.count(command.attributeHandle) { $0.writeCommands += 1 }
                 peer.setValue(command.attributeHandle, command.attributeValue)
-            case let .prepareWriteRequest(request):
-                // Queued on the server until an Execute Write (Vol 3 Part F §3.4.6); bounded as the server's queue is.
-                if preparedWrites[index, default: []].count < Self.maximumPreparedWrites {
-                    preparedWrites[index, default: []].append(request)
-                } else {
-                    problem("prepared writes beyond \(Self.maximumPreparedWrites) in one queue")
-                }
+            case .executeWriteRequest:
+                // The server empties its queue when the execute reaches it (Vol 3 Part F §3.4.6.3): what was queued
+                // goes with this request, written only if its Execute Write Response comes.
+                executingWrites[index] = preparedWrites.removeValue(forKey: index) ?? []
             default:
                 break
             }
@@ -285,7 +298,20 @@ public struct CaptureStoryDecoder {
             }
             pendingRequest[index] = nil
             StoryResponseReader.apply(pdu, answering: request, to: &peer)
-            if case let .executeWriteRequest(execute) = request { executed(execute, answer: pdu, connection: index, peer: &peer) }
+            switch (request, pdu) {
+            case let (.prepareWriteRequest(prepared), .prepareWriteResponse):
+                // Queued on the server only once it answered (a refused part, e.g. Prepare Queue Full, is not);
+                // bounded as the server's queue is.
+                if preparedWrites[index, default: []].count < Self.maximumPreparedWrites {
+                    preparedWrites[index, default: []].append(prepared)
+                } else {
+                    problem("prepared writes beyond \(Self.maximumPreparedWrites) in one queue")
+                }
+            case let (.executeWriteRequest(execute), _):
+                executed(execute, answer: pdu, connection: index, peer: &peer)
+            default:
+                break
+            }
         }
     }
 
@@ -297,12 +323,17 @@ public struct CaptureStoryDecoder {
     /// Error Response empties the queue without writing (Vol 3 Part F §3.4.6.3).
     private mutating func executed(_ execute: ATTExecuteWriteRequest, answer: ATTPDU, connection index: Int,
                                    peer: inout PeerDatabaseBuilder) {
-        let parts = preparedWrites.removeValue(forKey: index) ?? []
+        let parts = executingWrites.removeValue(forKey: index) ?? []
         guard execute.flags == .writeAllPendingPreparedValues, case .executeWriteResponse = answer else { return }
-        var counted: Set<AttributeHandle> = []
+        var order: [AttributeHandle] = []
+        var byHandle: [AttributeHandle: [(offset: Int, value: [UInt8])]] = [:]
         for part in parts {
-            peer.setValue(part.attributeHandle, part.partAttributeValue, offset: Int(part.valueOffset))
-            if counted.insert(part.attributeHandle).inserted { peer.count(part.attributeHandle) { $0.queuedWrites += 1 } }
+            if byHandle[part.attributeHandle] == nil { order.append(part.attributeHandle) }
+            byHandle[part.attributeHandle, default: []].append((Int(part.valueOffset), part.partAttributeValue))
+        }
+        for handle in order {
+            peer.writeQueued(handle, parts: byHandle[handle] ?? [])
+            peer.count(handle) { $0.queuedWrites += 1 }
         }
     }
 }

@@ -36,6 +36,23 @@ struct PeerDatabaseBuilder {
         values[handle] = Array(current.prefix(Self.maximumValueLength))
     }
 
+    /// Writes the parts of one executed queue for `handle` (Core v5.4 Vol 3 Part F §3.4.6.3), in queue order, each
+    /// at its offset (a later part overwrites an earlier one where they overlap): a queue with a part at offset 0 is a
+    /// new value (a long write); one without continues the known value. Where a byte before the end stays unknown (a
+    /// gap, or no known value to continue), the value is not known any more and none is shown.
+    mutating func writeQueued(_ handle: AttributeHandle, parts: [(offset: Int, value: [UInt8])]) {
+        let longest = Self.maximumValueLength
+        let isNewValue = parts.contains { $0.offset == 0 }
+        guard isNewValue || values[handle] != nil else { return }  // continues a value the capture never showed
+        var buffer: [UInt8?] = isNewValue ? [] : (values[handle] ?? []).map { $0 }
+        for part in parts where part.offset < longest {
+            let end = min(longest, part.offset + part.value.count)
+            if buffer.count < end { buffer += [UInt8?](repeating: nil, count: end - buffer.count) }
+            for (index, byte) in part.value.prefix(end - part.offset).enumerated() { buffer[part.offset + index] = byte }
+        }
+        values[handle] = buffer.contains(nil) ? nil : buffer.compactMap { $0 }
+    }
+
     func build() -> StoryPeer {
         let declarations: Set<BluetoothUUID> = Set((0x2800...0x2803).map { BluetoothUUID(UInt16($0)) })
         let valueHandles = Set(characteristics.map(\.valueHandle))
