@@ -33,3 +33,17 @@ import Testing
         #expect(lines == ["1"] && built == 0)
     }
 }
+
+@Suite struct AdvertiserTallyTests {
+    @Test func distinctAdvertisersAreCountedUpToTheBoundThenSaidToBeALowerBound() {
+        var tally = AdvertiserTally()
+        tally.note("C0:00:00:00:00:01", isConnectable: false)
+        tally.note("C0:00:00:00:00:01", isConnectable: true)  // the last report counts
+        tally.note("C0:00:00:00:00:02", isConnectable: false)
+        #expect(tally.count == 2 && tally.connectableCount == 1 && !tally.isCapped)
+        for n in 0..<AdvertiserTally.limit { tally.note("D0:\(n)", isConnectable: false) }
+        #expect(tally.count == AdvertiserTally.limit && tally.isCapped)
+        tally.note("C0:00:00:00:00:02", isConnectable: true)  // one already counted is still updated
+        #expect(tally.connectableCount == 2)
+    }
+}

@@ -12,9 +12,10 @@ import Foundation
 /// completes it: CoreBluetooth's coalescing), or every
 /// advertisement with `--duplicates`. Runs for `--duration`, or until Ctrl-C; then prints
 /// `summary: 4 advertisers (2 connectable), 4 reports in 3.0 s (active scan)` /
-/// `{"type":"summary","advertisers":4,"connectable":2,"reports":4,"dropped":0,"seconds":3.0,"active":true}`; reports
-/// dropped because the output was slower than the advertisers (``EventInbox``'s bound, then CoreBluetooth's
-/// `droppedDiscoveryCount`) are counted in `dropped` and named at the end of the text line.
+/// `{"type":"summary","advertisers":4,"advertisersCapped":false,"connectable":2,"reports":4,"dropped":0,"seconds":3.0,"active":true}`;
+/// reports dropped because the output was slower than the advertisers (``EventInbox``'s bound, then CoreBluetooth's
+/// `droppedDiscoveryCount`) are counted in `dropped` and named at the end of the text line. The advertiser count is
+/// bounded (``OCBToolKit/AdvertiserTally``, 65,536): past it the summary says "at least".
 enum ScanCommand {
     static func run(_ invocation: Invocation, output: OutputSink) throws(ToolError) {
         let session = try CentralSession(invocation)
@@ -32,7 +33,7 @@ enum ScanCommand {
 
         let start = ContinuousClock.now
         let deadline = invocation.duration.map { start + $0 }
-        var connectable: [String: Bool] = [:]
+        var tally = AdvertiserTally()
         var reports = 0
         // While reports come faster than lines can be written one by one, they are written a batch at a time: what
         // waits when the inbox runs empty (at most OutputSink.heldLimit lines late).
@@ -44,7 +45,7 @@ enum ScanCommand {
             case .discovered(let peripheral, let advertisement, let rssi):
                 let snapshot = AdvertisementText.snapshot(peripheral, advertisement: advertisement, rssi: rssi)
                 reports += 1
-                connectable[snapshot.address] = snapshot.isConnectable ?? false
+                tally.note(snapshot.address, isConnectable: snapshot.isConnectable ?? false)
                 output.emit(AdvertiserFormatter.line(snapshot),
                             json: AdvertiserFormatter.json(snapshot, extra: ["time": .string(LiveCommandSupport.isoTime(Date()))]))
             case .stateChanged(let state) where state != .poweredOn:
@@ -59,15 +60,16 @@ enum ScanCommand {
         }
         if session.manager.isScanning { session.manager.stopScan() }
         let elapsed = ContinuousClock.now - start
-        let count = connectable.count
-        let connectableCount = connectable.values.filter { $0 }.count
+        let count = tally.count
+        let connectableCount = tally.connectableCount
         // Reports lost because this output was slower than the air: cbtool's own bound, and the manager's.
         let dropped = session.inbox.droppedDiscoveries + session.manager.droppedDiscoveryCount
-        output.emit("summary: \(count) advertiser\(count == 1 ? "" : "s") (\(connectableCount) connectable), \(reports) report\(reports == 1 ? "" : "s") "
+        output.emit("summary: \(tally.isCapped ? "at least " : "")\(count) advertiser\(count == 1 ? "" : "s") (\(connectableCount) connectable), \(reports) report\(reports == 1 ? "" : "s") "
                     + "in \(LiveCommandSupport.secondsText(elapsed)) s (\(kind) scan"
                     + (invocation.services.isEmpty ? "" : ", services " + invocation.services.map(\.description).joined(separator: ", ")) + ")"
                     + (dropped == 0 ? "" : "; \(dropped) report\(dropped == 1 ? "" : "s") dropped: the output was slower than the advertisements"),
-                    json: ["type": "summary", "advertisers": .integer(count), "connectable": .integer(connectableCount),
+                    json: ["type": "summary", "advertisers": .integer(count), "advertisersCapped": .bool(tally.isCapped),
+                           "connectable": .integer(connectableCount),
                            "reports": .integer(reports), "dropped": .integer(dropped), "seconds": LiveCommandSupport.secondsJSON(elapsed),
                            "active": .bool(!invocation.passive),
                            "services": .array(invocation.services.map { .string($0.description) })])
