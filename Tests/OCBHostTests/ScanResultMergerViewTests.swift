@@ -1,21 +1,10 @@
 // The merger fed reports read in place gives what it gives fed decoded observations, over a long seeded sequence.
 
+import FuzzSupport
 import OCBCore
 import OCBHCI
 import OCBHost
 import Testing
-
-/// A deterministic generator (SplitMix64), so a failure names a sequence that can be run again.
-private struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// An LE Advertising Report event packet (Core v5.4 Vol 4 Part E §7.7.65.2) with one report.
 private func event(type: UInt8, address: UInt8, data: [UInt8], rssi: Int8) -> [UInt8] {
@@ -54,7 +43,7 @@ func reportsReadInPlaceMergeAsDecodedOnesDo(configuration: ScanResultMerger.Conf
     // steps that hold, release, age out and evict: what the in-place path reuses (a slot, the stored data) must
     // never show.
     let payloads: [[UInt8]] = [[0x02, 0x01, 0x06], [0x02, 0x01, 0x06, 0x03, 0x03, 0x0F, 0x18], [0x03, 0x09, 0x50, 0x69], []]
-    var random = SplitMix(state: 13)
+    var random = FuzzRandom(seed: 13)  // seeded: a failure names a sequence that can be run again
     var decoded = ScanResultMerger(configuration: configuration)
     var inPlace = ScanResultMerger(configuration: configuration)
     var reassembler = ExtendedAdvertisingReassembler()

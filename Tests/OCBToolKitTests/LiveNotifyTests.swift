@@ -87,17 +87,9 @@ extension LiveCommandTests {
         #expect(ours.count > 40)
         #expect(capture.records.first?.data.first == 0x01)  // an HCI command (H4 type 0x01) opens the session
 
-        let tshark = Process()
-        tshark.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        tshark.arguments = ["tshark", "-r", path, "-T", "fields", "-e", "frame.number", "-e", "hci_h4.direction"]
-        let out = Pipe()
-        tshark.standardOutput = out
-        tshark.standardError = FileHandle.nullDevice
-        try tshark.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        tshark.waitUntilExit()
-        #expect(tshark.terminationStatus == 0)
-        let rows = text.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+        let tshark = try TShark.fields(path, ["frame.number", "hci_h4.direction"])
+        #expect(tshark.status == 0)
+        let rows = tshark.rows
         #expect(rows.map { $0.first } == (1...ours.count).map { String($0) })
         #expect(rows.map { $0.count > 1 ? UInt8($0[1].dropFirst(2), radix: 16) : nil } == ours.map { Optional($0) })
 

@@ -69,18 +69,9 @@ import Testing
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("ocb-queued-\(UUID().uuidString).btsnoop")
         try Data(BtsnoopWriter.file(records)).write(to: path)
         defer { try? FileManager.default.removeItem(at: path) }
-        let tshark = try #require(["/usr/bin/tshark", "/usr/local/bin/tshark"].first { FileManager.default.isExecutableFile(atPath: $0) },
-                                  "tshark (scripts/setup installs it)")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tshark)
-        process.arguments = ["-r", path.path, "-Y", "btatt", "-T", "fields", "-e", "btatt.opcode", "-e", "btatt.handle", "-e", "btatt.offset"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(text.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) } == [
+        let tshark = try TShark.fields(path.path, filter: "btatt", ["btatt.opcode", "btatt.handle", "btatt.offset"])
+        #expect(tshark.status == 0, "tshark (scripts/setup installs it)")
+        #expect(tshark.rows == [
             ["0x10", "", ""], ["0x11", "0x000e", ""], ["0x08", "", ""], ["0x09", "0x000f,0x0010", ""],
             ["0x16", "0x0010", "0"], ["0x17", "0x0010", "0"], ["0x16", "0x0010", "18"], ["0x17", "0x0010", "18"], ["0x18", "", ""],
             ["0x19", "", ""], ["0x16", "0x0012", "0"], ["0x17", "0x0012", "0"], ["0x18", "", ""], ["0x19", "", ""],

@@ -57,3 +57,22 @@ enum ToolRunner {
                        stderr: String(decoding: errData, as: UTF8.self))
     }
 }
+
+/// tshark, the independent decoder captures are checked against (scripts/setup installs it).
+enum TShark {
+    /// Runs `tshark -r path [-Y filter] -T fields -e …` and returns one row of fields per frame (tab-separated, empty
+    /// fields kept) and tshark's exit status.
+    static func fields(_ path: String, filter: String? = nil, _ names: [String]) throws -> (rows: [[String]], status: Int32) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["tshark", "-r", path] + (filter.map { ["-Y", $0] } ?? []) + ["-T", "fields"] + names.flatMap { ["-e", $0] }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (text.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) },
+                process.terminationStatus)
+    }
+}
