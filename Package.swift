@@ -27,9 +27,14 @@ let package = Package(
             pkgConfig: "bluez",
             providers: [.apt(["libbluetooth-dev"])]
         ),
+        .systemLibrary(
+            name: "COCBCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         .target(name: "OCBHost", dependencies: ["OCBCore", "OCBAdvertising", "OCBHCI", "OCBL2CAP", "OCBATT", "OCBGATT", "COCBBlueZ"]),
         .target(name: "OCBToolKit", dependencies: ["OCBCore", "OCBAdvertising", "OCBHCI", "OCBL2CAP", "OCBATT", "OCBGATT"]),
-        .target(name: "CoreBluetooth", dependencies: ["OCBCore", "OCBAdvertising", "OCBHCI", "OCBATT", "OCBGATT", "OCBHost"]),
+        .target(name: "CoreBluetooth", dependencies: ["OCBCore", "OCBAdvertising", "OCBHCI", "OCBATT", "OCBGATT", "OCBHost", "COCBCrypto"]),
         .executableTarget(name: "cbtool", dependencies: ["OCBToolKit", "CoreBluetooth", "OCBHost", "OCBHCI", "OCBAdvertising", "OCBCore", "OCBATT", "OCBGATT"]),
         .executableTarget(name: "CentralExample", dependencies: ["CoreBluetooth"]),
         .executableTarget(name: "RestorationExample", dependencies: ["CoreBluetooth"]),

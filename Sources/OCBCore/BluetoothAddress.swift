@@ -54,7 +54,16 @@ public struct BluetoothAddress: Hashable, Sendable, Comparable, CustomStringConv
 
     /// The address as `AA:BB:CC:DD:EE:FF`, upper-case hex.
     public var description: String {
-        bytes.map { Hex.uppercase($0, digits: 2) }.joined(separator: ":")
+        let digits = Hex.uppercaseDigits
+        var text: [UInt8] = []
+        text.reserveCapacity(17)
+        for shift in stride(from: 40, through: 0, by: -8) {
+            let byte = Int(truncatingIfNeeded: value >> UInt64(shift)) & 0xFF
+            if shift != 40 { text.append(UInt8(ascii: ":")) }
+            text.append(digits[byte >> 4])
+            text.append(digits[byte & 0x0F])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// The sub-type of a random device address, from its two most significant bits

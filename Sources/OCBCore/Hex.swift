@@ -4,7 +4,7 @@
 public enum Hex {
     /// Lower-case hex of `bytes`, with `separator` between bytes (default none): `[0x0A, 0xFF]` → "0aff".
     public static func string<C: Sequence>(_ bytes: C, separator: String = "") -> String where C.Element == UInt8 {
-        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        let digits = lowercaseDigits
         let between = Array(separator.utf8)
         var text: [UInt8] = []
         text.reserveCapacity(bytes.underestimatedCount * (2 + between.count))
@@ -15,6 +15,11 @@ public enum Hex {
         }
         return String(decoding: text, as: UTF8.self)
     }
+
+    /// The digits of lower-case hex, by nibble.
+    private static let lowercaseDigits: [UInt8] = Array("0123456789abcdef".utf8)
+    /// The digits of upper-case hex, by nibble.
+    static let uppercaseDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
     /// Upper-case hex of `value`, zero-padded to at least `digits` digits, no prefix: `(0x2A, 4)` → "002A".
     /// The one formatter of handles, opcodes, codes, UUIDs and addresses in descriptions across the layers.

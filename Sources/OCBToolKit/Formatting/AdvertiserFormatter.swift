@@ -87,6 +87,45 @@ public enum AdvertiserFormatter {
         return .object(object)
     }
 
+    /// The text of ``json(_:extra:)`` with `"time": time`, written straight into bytes without building the object
+    /// (`cbtool scan --json` writes one per advertisement): byte for byte the same line.
+    public static func jsonLine(_ snapshot: AdvertiserSnapshot, time: String) -> String {
+        var object = JSONObjectWriter()
+        object.string("address", snapshot.address)
+        object.string("addressType", snapshot.addressType)
+        object.integer("appearance", snapshot.appearance)
+        object.bool("connectable", snapshot.isConnectable)
+        object.strings("decoded", items(snapshot))
+        if let frame = snapshot.serviceData.lazy.filter({ $0.uuid == Eddystone.serviceUUID }).compactMap({ Eddystone(serviceData: $0.data) }).first {
+            object.string("eddystone", eddystoneText(frame))
+        }
+        if let beacon = snapshot.manufacturerData.lazy.compactMap(IBeacon.init).first {
+            object.object("iBeacon") { member in
+                member.integer("major", beacon.major)
+                member.integer("measuredPower", beacon.measuredPower)
+                member.integer("minor", beacon.minor)
+                member.string("uuid", beacon.proximityUUID.uuidString128)
+            }
+        }
+        object.objects("manufacturerData", snapshot.manufacturerData) { member, data in
+            member.integer("company", data.companyID)
+            member.string("companyName", data.companyName)
+            member.string("data", Hex.string(data.payload))
+        }
+        object.string("name", snapshot.name)
+        object.integer("rssi", snapshot.rssi)
+        object.objects("serviceData", snapshot.serviceData) { member, data in
+            member.string("data", Hex.string(data.data))
+            member.string("uuid", data.uuid.description)
+        }
+        object.strings("services", snapshot.serviceUUIDs.lazy.map(\.description))
+        object.string("time", time)
+        if snapshot.isTruncated { object.bool("truncated", true) }
+        object.integer("txPower", snapshot.txPowerLevel)
+        object.string("type", "advertiser")
+        return object.finish()
+    }
+
     /// "flags 0x06 (LE General Discoverable, BR/EDR Not Supported)" (Supplement Part A §1.3).
     public static func flagsText(_ flags: UInt8) -> String {
         let names = ["LE Limited Discoverable", "LE General Discoverable", "BR/EDR Not Supported",

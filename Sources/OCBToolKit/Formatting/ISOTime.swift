@@ -15,9 +15,22 @@ public enum ISOTime {
         if intoDay < 0 { days -= 1; intoDay += perDay }
         let (year, month, day) = civil(daysSince1970: days)
         let millis = intoDay / 1000
-        let yearText = (0...9999).contains(year) ? pad(year, 4) : (year < 0 ? "-" : "+") + pad(year.magnitude, 6)
-        return yearText + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(millis / 3_600_000, 2) + ":"
-            + pad(millis / 60_000 % 60, 2) + ":" + pad(millis / 1000 % 60, 2) + "." + pad(millis % 1000, 3) + "Z"
+        var out: [UInt8] = []
+        out.reserveCapacity(32)
+        if (0...9999).contains(year) {
+            digits(year.magnitude, 4, into: &out)
+        } else {
+            out.append(year < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+            digits(year.magnitude, 6, into: &out)
+        }
+        out.append(UInt8(ascii: "-")); digits(month.magnitude, 2, into: &out)
+        out.append(UInt8(ascii: "-")); digits(day.magnitude, 2, into: &out)
+        out.append(UInt8(ascii: "T")); digits((millis / 3_600_000).magnitude, 2, into: &out)
+        out.append(UInt8(ascii: ":")); digits((millis / 60_000 % 60).magnitude, 2, into: &out)
+        out.append(UInt8(ascii: ":")); digits((millis / 1000 % 60).magnitude, 2, into: &out)
+        out.append(UInt8(ascii: ".")); digits((millis % 1000).magnitude, 3, into: &out)
+        out.append(UInt8(ascii: "Z"))
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Year, month (1-12), day (1-31) of a day count from 1970-01-01 (H. Hinnant's civil_from_days; |days| < 2^40).
@@ -33,8 +46,14 @@ public enum ISOTime {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
-    private static func pad<T: BinaryInteger>(_ value: T, _ width: Int) -> String {
-        let digits = String(value)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    /// Appends `value` in decimal, zero-padded to at least `width` digits (one String per timestamp, not one per part).
+    private static func digits(_ value: UInt64, _ width: Int, into out: inout [UInt8]) {
+        let start = out.count
+        var rest = value
+        repeat {
+            out.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10))
+            rest /= 10
+        } while rest > 0 || out.count - start < width
+        out[start...].reverse()
     }
 }

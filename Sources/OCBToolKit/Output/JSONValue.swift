@@ -50,7 +50,7 @@ public enum JSONValue: Hashable, Sendable, ExpressibleByStringLiteral, Expressib
     }
 
     /// Appends the UTF-8 of the value's text to `out`.
-    private func write(into out: inout [UInt8]) {
+    func write(into out: inout [UInt8]) {
         switch self {
         case .null: out += "null".utf8
         case let .bool(value): out += (value ? "true" : "false").utf8
@@ -78,14 +78,19 @@ public enum JSONValue: Hashable, Sendable, ExpressibleByStringLiteral, Expressib
 
     /// Writes `value` quoted, escaping `"`, `\` and the control characters U+0000-U+001F (RFC 8259 §7); every other
     /// byte of its UTF-8 is copied as it is.
-    private static func writeString(_ value: String, into out: inout [UInt8]) {
+    static func writeString(_ value: String, into out: inout [UInt8]) {
         out.append(0x22)
-        for byte in value.utf8 {
-            if byte < 0x20 || byte == 0x22 || byte == 0x5C {
+        var value = value
+        value.withUTF8 { bytes in  // runs between escapes are copied whole
+            var run = 0
+            for index in bytes.indices {
+                let byte = bytes[index]
+                guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
                 out += escape(byte).utf8
-            } else {
-                out.append(byte)
+                run = index + 1
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
         }
         out.append(0x22)
     }

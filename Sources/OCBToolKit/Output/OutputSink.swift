@@ -76,6 +76,15 @@ public final class OutputSink: @unchecked Sendable {
         }
     }
 
+    /// Writes one result whose JSON text is already written (``AdvertiserFormatter/jsonLine(_:time:)``); only the
+    /// form the mode writes is built.
+    public func emit(_ text: @autoclosure () -> String, jsonLine: @autoclosure () -> String) {
+        switch mode {
+        case .text: write(TerminalText.escaped(text()))
+        case .jsonLines: write(jsonLine())
+        }
+    }
+
     /// Writes lines only in text mode (headings, blank lines); nothing in JSON mode.
     public func note(_ text: String) {
         if mode == .text { write(TerminalText.escaped(text)) }

@@ -7,7 +7,8 @@ import Foundation
 
 /// `cbtool scan [--duration S] [--passive] [--service UUID]... [--duplicates]`.
 ///
-/// One line (``AdvertiserFormatter/line(_:)``) or JSON object (``AdvertiserFormatter/json(_:extra:)`` plus `"time"`)
+/// One line (``AdvertiserFormatter/line(_:)``) or JSON object (``AdvertiserFormatter/jsonLine(_:time:)``: the
+/// object of ``AdvertiserFormatter/json(_:extra:)`` plus `"time"`)
 /// per report CoreBluetooth gives: each advertiser once (again when its scan response
 /// completes it: CoreBluetooth's coalescing), or every
 /// advertisement with `--duplicates`. Runs for `--duration`, or until Ctrl-C; then prints
@@ -47,7 +48,7 @@ enum ScanCommand {
                 reports += 1
                 tally.note(snapshot.address, isConnectable: snapshot.isConnectable ?? false)
                 output.emit(AdvertiserFormatter.line(snapshot),
-                            json: AdvertiserFormatter.json(snapshot, extra: ["time": .string(LiveCommandSupport.isoTime(Date()))]))
+                            jsonLine: AdvertiserFormatter.jsonLine(snapshot, time: LiveCommandSupport.isoTime(Date())))
             case .stateChanged(let state) where state != .poweredOn:
                 throw .failure("the controller stopped while scanning (CoreBluetooth reports \(state))")
             case .scanFailed(let reason):
