@@ -87,7 +87,7 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
     /// `btsnoopPath` becomes ``Host/KernelHost/btsnoopPath`` or ``Host/HostConfiguration/btsnoopPath``.
     package static func makeHost(_ transport: CentralTransport, btsnoopPath: String? = nil) -> any CentralHost {
         if case .hciSocket(let index, .raw) = transport { return KernelHost(controllerIndex: index, btsnoopPath: btsnoopPath) }
-        return HostController(configuration: HostConfiguration(makeTransport: { transport.makeTransport() }, btsnoopPath: btsnoopPath))
+        return HostController(configuration: HostConfiguration(makeTransport: transport.makeTransportFactory(), btsnoopPath: btsnoopPath))
     }
 
     /// Sets the event handler and opens the host. Reports ``BackendEvent/stateChanged(_:controller:)`` from the

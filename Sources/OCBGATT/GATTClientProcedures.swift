@@ -24,7 +24,13 @@ extension GATTClient {
 
     /// Discover Primary Service by Service UUID (§4.4.2); found services enter the cache.
     public func discoverPrimaryServices(uuid: BluetoothUUID, completion: @escaping (Result<[GATTService], GATTError>) -> Void) {
-        start(GATTDiscoverPrimaryServices(uuid: uuid)) { [weak self] procedure, result in
+        discoverPrimaryServices(uuid: uuid, ahead: false, completion: completion)
+    }
+
+    /// ``discoverPrimaryServices(uuid:completion:)``, ahead of the queue when `ahead` (a step of a chain of procedures
+    /// that must not let other requests in between).
+    func discoverPrimaryServices(uuid: BluetoothUUID, ahead: Bool, completion: @escaping (Result<[GATTService], GATTError>) -> Void) {
+        start(GATTDiscoverPrimaryServices(uuid: uuid), ahead: ahead) { [weak self] procedure, result in
             self?.cache.insert(procedure.found)
             completion(result)
         }
@@ -47,7 +53,13 @@ extension GATTClient {
     /// the completion gets the ones asked for.
     public func discoverCharacteristics(of service: GATTService, uuid: BluetoothUUID? = nil,
                                         completion: @escaping (Result<[GATTCharacteristic], GATTError>) -> Void) {
-        start(GATTDiscoverCharacteristics(service: service, uuid: uuid)) { [weak self] procedure, result in
+        discoverCharacteristics(of: service, uuid: uuid, ahead: false, completion: completion)
+    }
+
+    /// ``discoverCharacteristics(of:uuid:completion:)``, ahead of the queue when `ahead` (a step of a chain).
+    func discoverCharacteristics(of service: GATTService, uuid: BluetoothUUID?, ahead: Bool,
+                                 completion: @escaping (Result<[GATTCharacteristic], GATTError>) -> Void) {
+        start(GATTDiscoverCharacteristics(service: service, uuid: uuid), ahead: ahead) { [weak self] procedure, result in
             self?.cache.setCharacteristics(procedure.allFound, ofServiceAt: service.startHandle)
             completion(result)
         }
@@ -56,7 +68,13 @@ extension GATTClient {
     /// Discover All Characteristic Descriptors (§4.7.1) of `characteristic`; no request when it has no room for any.
     public func discoverDescriptors(of characteristic: GATTCharacteristic,
                                     completion: @escaping (Result<[GATTDescriptor], GATTError>) -> Void) {
-        start(GATTDiscoverDescriptors(characteristic: characteristic)) { [weak self] procedure, result in
+        discoverDescriptors(of: characteristic, ahead: false, completion: completion)
+    }
+
+    /// ``discoverDescriptors(of:completion:)``, ahead of the queue when `ahead` (a step of a chain).
+    func discoverDescriptors(of characteristic: GATTCharacteristic, ahead: Bool,
+                             completion: @escaping (Result<[GATTDescriptor], GATTError>) -> Void) {
+        start(GATTDiscoverDescriptors(characteristic: characteristic), ahead: ahead) { [weak self] procedure, result in
             self?.cache.setDescriptors(procedure.found, ofCharacteristicAt: characteristic.declarationHandle)
             completion(result)
         }
@@ -86,14 +104,16 @@ extension GATTClient {
         discoverPrimaryServices(uuid: GATTAttributeType.genericAttributeService) { [weak self] result in
             guard let self else { return }
             guard case .success(let services) = result, let service = services.first else { return completion(result.map { _ in false }) }
-            self.discoverCharacteristics(of: service, uuid: GATTAttributeType.serviceChanged) { [weak self] result in
+            // Each later step goes ahead of the queue: requests the app made meanwhile wait until the set-up is done,
+            // so what goes on the wire does not depend on how fast the peer answers (a strict replay sees one order).
+            self.discoverCharacteristics(of: service, uuid: GATTAttributeType.serviceChanged, ahead: true) { [weak self] result in
                 guard let self else { return }
                 guard case .success(let found) = result, let characteristic = found.first, characteristic.properties.contains(.indicate)
                 else { return completion(result.map { _ in false }) }
-                self.discoverDescriptors(of: characteristic) { [weak self] result in
+                self.discoverDescriptors(of: characteristic, ahead: true) { [weak self] result in
                     guard let self else { return }
                     guard case .success = result else { return completion(result.map { _ in false }) }
-                    self.writeServiceChangedConfiguration(first: false, completion: completion)
+                    self.writeServiceChangedConfiguration(first: true, completion: completion)
                 }
             }
         }

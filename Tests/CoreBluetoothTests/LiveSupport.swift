@@ -13,13 +13,14 @@ enum LivePeer {
     /// The running peer (started on first use).
     static func shared() throws -> VirtualPeer {
         try lock.withLock {
-            if started == nil { started = Result { try VirtualPeer(controllers: 6) } }
+            if started == nil { started = Result { try VirtualPeer(controllers: 7) } }
             return try started!.get()
         }
     }
 
     /// Controllers: 0 the scenario, 1 the failed connection (muted), 2 the example, 3 state restoration, 4 the
-    /// controller lost mid-session (its client dropped), 5 an auto-reconnect connection when the controller is lost.
+    /// controller lost mid-session (its client dropped), 5 an auto-reconnect connection when the controller is lost, 6 the
+    /// golden session recorded for the replay tests.
     static func transport(_ index: Int) throws -> String {
         "tcp:127.0.0.1:\(try shared().port(index))"
     }

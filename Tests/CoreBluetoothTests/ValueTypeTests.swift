@@ -111,9 +111,12 @@ import Testing
     #expect(CentralTransport(parsing: "hci0") == .hciSocket(controller: 0, channel: .raw))
     #expect(CentralTransport(parsing: "user:hci1") == .hciSocket(controller: 1, channel: .user))
     #expect(CentralTransport(parsing: "tcp:127.0.0.1:6402") == .tcp(host: "127.0.0.1", port: 6402))
+    #expect(CentralTransport(parsing: "replay:Fixtures/a:b.btsnoop") == .replay(path: "Fixtures/a:b.btsnoop", mode: .strict))
+    #expect(CentralTransport(parsing: "replay-tolerant:/tmp/x.pcapng") == .replay(path: "/tmp/x.pcapng", mode: .tolerant))
+    #expect(CentralTransport(parsing: "replay-tolerant:/tmp/x.pcapng")?.description == "replay-tolerant:/tmp/x.pcapng")
     #expect(CentralTransport(parsing: "serial:/dev/ttyUSB0@1000000") == .serial(path: "/dev/ttyUSB0", baudRate: 1_000_000))
     #expect(CentralTransport(parsing: "serial:/dev/ttyACM0") == .serial(path: "/dev/ttyACM0", baudRate: 115_200))
-    for bad in ["", "hci", "hcix", "tcp:host", "tcp::1", "tcp:h:0", "tcp:h:99999", "serial:tty@", "serial:/dev/x@-5", "usb:1"] {
+    for bad in ["", "hci", "hcix", "replay:", "replay-tolerant:", "tcp:host", "tcp::1", "tcp:h:0", "tcp:h:99999", "serial:tty@", "serial:/dev/x@-5", "usb:1"] {
         #expect(CentralTransport(parsing: bad) == nil, "\(bad)")
     }
 }

@@ -133,6 +133,6 @@ private final class Results<T> {
         #expect(raw.items.isEmpty)
         _ = att.tick(now: t0 + .seconds(30))
         #expect(raw.items == [.failure(.attTimeout(0x0040))])
-        #expect(throws: HostError.attTimeout(0x0040)) { _ = try att.command([0x52, 0x31, 0x00, 0x01]) }
+        #expect(throws: HostError.attTimeout(0x0040)) { _ = try att.command([0x52, 0x31, 0x00, 0x01], now: .now) }
     }
 }

@@ -71,7 +71,7 @@ struct CommandLineTests {
         let run = try ToolRunner.run(["scan", "--transport", "tcp:nowhere"])
         #expect(run.status == 2)
         #expect(run.stderrLines.first == "cbtool: error: invalid transport \"tcp:nowhere\": missing :PORT "
-                + "(expected hciN, user:hciN, tcp:HOST:PORT or serial:DEVICE[@BAUD])")
+                + "(expected hciN, user:hciN, tcp:HOST:PORT, serial:DEVICE[@BAUD], replay:PATH or replay-tolerant:PATH)")
     }
 
     @Test("OCB_TRANSPORT is the default transport and is checked the same way")

@@ -129,7 +129,7 @@ extension LiveCommandTests {
         (["write", "C1:A0:00:00:00:01", "0x0031", "zz"], "cbtool: error: \"zz\" is not hex bytes like 01ff (use --text for text)", "usage: cbtool write"),
         (["notify", "C1:A0:00:00:00:01", "0x0000"], "cbtool: error: \"0x0000\" is not a UUID (2A37, 128-bit with dashes) or a handle (0x000E)", "usage: cbtool notify"),
         (["scan", "--transport"], "cbtool: error: option --transport needs a value (--transport SPEC)", "usage: cbtool"),
-        (["rssi", "C1:A0:00:00:00:01", "--transport", "bluetooth"], "cbtool: error: invalid transport \"bluetooth\": unknown kind (expected hciN, user:hciN, tcp:HOST:PORT or serial:DEVICE[@BAUD])", "usage: cbtool rssi"),
+        (["rssi", "C1:A0:00:00:00:01", "--transport", "bluetooth"], "cbtool: error: invalid transport \"bluetooth\": unknown kind (expected hciN, user:hciN, tcp:HOST:PORT, serial:DEVICE[@BAUD], replay:PATH or replay-tolerant:PATH)", "usage: cbtool rssi"),
     ])
     func badLiveArguments(_ arguments: [String], _ error: String, _ usage: String) throws {
         let run = try ToolRunner.run(arguments)

@@ -35,7 +35,7 @@ extension ATTLinkHost {
     func queueATTRequest(_ pdu: [UInt8], on handle: ConnectionHandle, completion: @escaping @Sendable (Result<[UInt8], HostError>) -> Void) {
         queue.async {
             guard let att = self.links[handle]?.att else { return self.deliver { completion(.failure(.notConnected(handle))) } }
-            self.applyATT(att.request(pdu, now: .now) { result in self.deliver { completion(result) } }, on: handle)
+            self.applyATT(att.request(pdu, now: self.clock.now) { result in self.deliver { completion(result) } }, on: handle)
         }
     }
 
@@ -45,7 +45,7 @@ extension ATTLinkHost {
         queue.async {
             guard let att = self.links[handle]?.att else { return self.deliver { completion(.notConnected(handle)) } }
             do throws(HostError) {
-                let output = try att.command(pdu)
+                let output = try att.command(pdu, now: self.clock.now)
                 var error: HostError?
                 for pdu in output.send where error == nil { error = self.transmitATT(pdu, on: handle) }
                 self.applyATT(LinkATT.Output(mtu: output.mtu, diagnostics: output.diagnostics), on: handle)
@@ -62,7 +62,7 @@ extension ATTLinkHost {
     func startMTUExchange(_ mtu: UInt16, on handle: ConnectionHandle, completion: @escaping @Sendable (Result<UInt16, HostError>) -> Void) {
         queue.async {
             guard let att = self.links[handle]?.att else { return self.deliver { completion(.failure(.notConnected(handle))) } }
-            self.applyATT(att.exchangeMTU(mtu, now: .now) { result in
+            self.applyATT(att.exchangeMTU(mtu, now: self.clock.now) { result in
                 let agreed = att.agreedMTU(result)
                 self.deliver { completion(agreed) }
             }, on: handle)
@@ -82,13 +82,13 @@ extension ATTLinkHost {
     /// Runs the link's GATT client after it was handed work, and carries out what came of it.
     func driveATT(_ handle: ConnectionHandle) {
         guard let att = links[handle]?.att else { return }
-        applyATT(att.run(now: .now), on: handle)
+        applyATT(att.run(now: clock.now), on: handle)
     }
 
     /// One PDU received on connection `handle`'s CID 0x0004, for the link's GATT client and its bearer.
     func receiveATT(_ pdu: [UInt8], on handle: ConnectionHandle) {
         guard let att = links[handle]?.att else { return }
-        applyATT(att.receive(pdu, now: .now), on: handle)
+        applyATT(att.receive(pdu, now: clock.now), on: handle)
     }
 
     /// The published ATT_MTU of connection `handle` (nil when not connected), looked up on `queue`.

@@ -145,7 +145,7 @@ package final class LinkATT {
     }
 
     /// Sends a raw PDU that expects no response: a command through the bearer (ATT_MTU checked), anything else as is.
-    func command(_ pdu: [UInt8]) throws(HostError) -> Output {
+    func command(_ pdu: [UInt8], now: ContinuousClock.Instant) throws(HostError) -> Output {
         guard !client.isClosed else { throw closeError ?? .attTimeout(handle) }
         var output = Output()
         do throws(ATTBearerError) {
@@ -157,7 +157,7 @@ package final class LinkATT {
         } catch {
             throw .attRequestRejected(error.description)
         }
-        let ran = run(now: .now)
+        let ran = run(now: now)
         output.send += ran.send
         output.mtu = ran.mtu
         output.diagnostics = ran.diagnostics

@@ -47,6 +47,8 @@ public final class KernelHost: CentralHost, ATTLinkHost, @unchecked Sendable {
     var links: [ConnectionHandle: KernelLink] = [:]
     var connecting: [PeerAddress: L2CAPSocket] = [:]
     let timer = DeadlineTimer()
+    /// The system's clock: the kernel's sockets are live.
+    let clock: any HostClock = SystemHostClock.shared
     var recording: KernelRecording?
     /// The management socket (power and presence events, kernel discovery); nil when it could not be opened.
     var management: ManagementSocket?

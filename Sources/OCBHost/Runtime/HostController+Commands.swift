@@ -49,7 +49,7 @@ extension HostController {
 
     /// Sends what the credits allow and re-arms the timer.
     func flushCommands() {
-        for packet in commands.nextPacketsToSend(now: .now) { write(packet) }
+        for packet in commands.nextPacketsToSend(now: clock.now) { write(packet) }
         rescheduleTimer()
     }
 

@@ -14,7 +14,7 @@ extension HostController {
             guard self.currentState == .poweredOn else {
                 return self.emit(.connectionFailed(peer, .notPoweredOn(self.currentState)))
             }
-            let (attempt, actions) = self.attempts.enqueue(peer, timeout: options.timeout, now: .now)
+            let (attempt, actions) = self.attempts.enqueue(peer, timeout: options.timeout, now: self.clock.now)
             self.attemptOptions[attempt.id] = options
             self.perform(actions)
         }
@@ -23,7 +23,7 @@ extension HostController {
     /// Removes the queued attempts for `peer`, or cancels the one in progress (LE Create Connection Cancel,
     /// §7.8.13); it ends with ``HostError/connectCancelled(_:)`` unless the connection completed first.
     public func cancelConnect(to peer: PeerAddress) {
-        queue.async { self.perform(self.attempts.cancel(peer, now: .now)) }
+        queue.async { self.perform(self.attempts.cancel(peer, now: self.clock.now)) }
     }
 
     /// Sends HCI Disconnect (Vol 4 Part E §7.1.6) with `reason`; ends in ``HostEvent/disconnected(_:reason:error:)``
@@ -60,7 +60,7 @@ extension HostController {
         for action in actions {
             switch action {
             case .create(let attempt):
-                attemptSentAt = .now
+                attemptSentAt = clock.now
                 sendCreate(attempt)
             case .cancelCreate:
                 sendExpectingStatus(HCILECreateConnectionCancel()) { [self] error in
@@ -188,7 +188,7 @@ extension HostController {
     /// Forgets a link: closes its GATT client (procedures end with GATTError.disconnected) and ATT requests, frees its ACL buffers, reports it (on `queue`).
     func endLink(_ handle: ConnectionHandle, reason: HCIErrorCode, error: HostError?) {
         guard let link = links.removeValue(forKey: handle) else { return }
-        link.att.close(error ?? .disconnected(handle, reason), now: .now)
+        link.att.close(error ?? .disconnected(handle, reason), now: clock.now)
         _ = recombiner.reset(handle: handle)
         // The controller flushed this handle's unacknowledged packets (Vol 4 Part E §7.7.5).
         _ = acl?.connectionClosed(handle: handle)

@@ -61,6 +61,8 @@ extension HostController {
             return
         }
         transport = opened
+        clock = opened.clock ?? SystemHostClock.shared
+        timer.clock = clock
         bringUp { [self] result in
             // The completion is delivered exactly once, also when the host was stopped or torn down meanwhile.
             guard generation == current else {
@@ -185,7 +187,7 @@ extension HostController {
     /// (a reconnect may wait for hours), and skipping reports would not bring it sooner.
     var attemptIsFresh: Bool {
         guard let sent = attemptSentAt else { return false }
-        return ContinuousClock.now - sent < configuration.attemptSheddingWindow
+        return clock.now - sent < configuration.attemptSheddingWindow
     }
 
     // MARK: - Timer
@@ -196,7 +198,10 @@ extension HostController {
         let earliest = DeadlineTimer.earliest
         let next = earliest(earliest(commands.nextDeadline, attempts.nextDeadline), earliest(scan?.merger.nextDeadline, nextLinkDeadline))
         if next == timer.deadline { return }  // armed already (or disarmed already): no handler to make
-        timer.arm(next, on: queue) { [weak self] in self?.tick(now: .now) }
+        timer.arm(next, on: queue) { [weak self] in
+            guard let self else { return }
+            self.tick(now: self.clock.now)
+        }
     }
 
     /// Advances every state machine to `now`.

@@ -102,7 +102,7 @@ extension HostController {
 
     /// Feeds one observation to the running scan.
     func observe(_ observation: AdvertisingObservation) {
-        guard let (devices, deadlineMoved) = scan?.receive(observation, now: .now) else { return }
+        guard let (devices, deadlineMoved) = scan?.receive(observation, now: clock.now) else { return }
         for device in devices where !emitDiscovery(device) { scan?.merger.forgetReported(device.peer) }
         if deadlineMoved { rescheduleTimer() }
     }

@@ -43,6 +43,8 @@ public final class HostController: CentralHost, ATTLinkHost, @unchecked Sendable
     var commandFamily: CommandFamily?
     var reassembler = ExtendedAdvertisingReassembler()
     let timer = DeadlineTimer()
+    /// The clock of the open transport (``HCITransport/clock``), else the system's.
+    var clock: any HostClock = SystemHostClock.shared
 
     /// Makes a host; nothing is opened until ``start(completion:)``.
     public init(configuration: HostConfiguration) {

@@ -22,6 +22,8 @@ protocol SerialHost: AnyObject, Sendable {
     var scan: ScanSession? { get set }
     /// Arms the host's one timer for its earliest deadline.
     func rescheduleTimer()
+    /// Where the host reads the time (the system's clock, or its transport's; touched on ``queue``).
+    var clock: any HostClock { get }
 }
 
 /// The queue-specific key whose value on a host's queue is that host's `ObjectIdentifier` (see ``SerialHost/onQueue(_:)``).
@@ -95,7 +97,7 @@ extension SerialHost {
     /// only when the scan's deadline moved. False (nothing done) when no scan is on: the event is then decoded as any other.
     func observe(_ reports: LEAdvertisingReportView) -> Bool {
         var taken = false, deadlineMoved = false
-        let now = ContinuousClock.now
+        let now = clock.now
         for report in reports {
             // In place through the optional (a `scan != nil` first would copy the whole session out and back).
             guard let (devices, moved) = scan?.receive(report, now: now) else { break }

@@ -35,6 +35,10 @@ public protocol HCITransport: AnyObject, Sendable {
     /// a backlog (a UART or a busy channel always has one). The host is then behind what the controller sent
     /// (``SerialHost``'s shedding of advertising reports while a command's answer may be among them).
     var isBehind: Bool { get }
+
+    /// The clock the host must read and wait on while this transport is open, or nil for the system's
+    /// (``SystemHostClock``). A transport playing a recording gives its ``ReplayClock``.
+    var clock: (any HostClock)? { get }
 }
 
 extension HCITransport {
@@ -42,4 +46,6 @@ extension HCITransport {
     public var hasUnreadInput: Bool { false }
     /// False for a transport that cannot tell (it delivers what it has at once).
     public var isBehind: Bool { false }
+    /// Nil: the system's clock.
+    public var clock: (any HostClock)? { nil }
 }

@@ -40,6 +40,12 @@ public enum HCITransportError: Error, Hashable, Sendable, CustomStringConvertibl
     case addressLookup(host: String, message: String)
     /// Any other system error: the failed `operation` and its errno.
     case system(operation: String, errno: Int32)
+    /// A recording to replay (``ReplayTransport``) that cannot be read: missing, unreadable, not a capture, empty.
+    case replayUnreadable(path: String, reason: String)
+    /// A recording already played once by this session (a lost controller is not replayed again from the start).
+    case replayFinished(path: String)
+    /// A strict replay met a packet the recording does not have (the stack's behaviour changed, or the file did).
+    case replayMismatch(ReplayMismatch)
 
     /// Maps a system error number met during `operation` (e.g. "bind hci0 (user channel)") on `controller`.
     public init(errno code: Int32, operation: String, controller: String? = nil) {
@@ -90,6 +96,12 @@ public enum HCITransportError: Error, Hashable, Sendable, CustomStringConvertibl
             "cannot resolve \(host): \(message)"
         case let .system(operation, code):
             "\(operation) failed: \(String(cString: strerror(code))) (errno \(code))"
+        case let .replayUnreadable(path, reason):
+            "cannot replay \(path): \(reason) (a btsnoop, pcap or pcapng capture of HCI packets)"
+        case let .replayFinished(path):
+            "the recording \(path) was played once already: make a new CBCentralManager to play it again"
+        case let .replayMismatch(mismatch):
+            mismatch.description
         }
     }
 }

@@ -1,4 +1,4 @@
-// The text form of a transport ("hci0", "user:hci0", "tcp:HOST:PORT", "serial:DEVICE[@BAUD]") and the transport it names.
+// The text form of a transport ("hci0", "user:hci0", "tcp:HOST:PORT", "serial:DEVICE[@BAUD]", "replay:PATH") and the transport it names.
 
 /// A transport named by text, as a command line takes it (`--transport SPEC`).
 ///
@@ -6,6 +6,8 @@
 /// - `user:hciN`: Linux HCI socket, user channel (exclusive), controller N.
 /// - `tcp:HOST:PORT`: H4 over TCP; HOST may be a name, IPv4 or `[IPv6]`; PORT 1...65535.
 /// - `serial:DEVICE[@BAUD]`: H4 over a serial device or pty, 8N1 with RTS/CTS, BAUD bits/s (default 115200).
+/// - `replay:PATH`: a capture file (btsnoop, pcap, pcapng) played back strictly; `replay-tolerant:PATH` tolerantly
+///   (``ReplayTransport``). PATH is the rest of the text (it may hold colons).
 public enum TransportSpec: Hashable, Sendable, CustomStringConvertible {
     /// A Linux HCI socket on controller `controller` and `channel`.
     case hciSocket(controller: UInt16, channel: HCISocketTransport.Channel)
@@ -13,6 +15,8 @@ public enum TransportSpec: Hashable, Sendable, CustomStringConvertible {
     case tcp(host: String, port: UInt16)
     /// H4 over a serial device.
     case serial(path: String, baudRate: Int)
+    /// A recording played back (``ReplayTransport``): `replay:PATH` strict, `replay-tolerant:PATH` tolerant.
+    case replay(path: String, mode: ReplayMode)
 
     /// The default serial speed.
     public static let defaultBaudRate = 115_200
@@ -20,7 +24,7 @@ public enum TransportSpec: Hashable, Sendable, CustomStringConvertible {
     /// Parses `text`. Throws ``HCITransportError/invalidSpecification(_:)`` with a one-line message naming what is wrong.
     public init(_ text: String) throws(HCITransportError) {
         func invalid(_ why: String) -> HCITransportError {
-            .invalidSpecification("invalid transport \"\(text)\": \(why) (expected hciN, user:hciN, tcp:HOST:PORT or serial:DEVICE[@BAUD])")
+            .invalidSpecification("invalid transport \"\(text)\": \(why) (expected hciN, user:hciN, tcp:HOST:PORT, serial:DEVICE[@BAUD], replay:PATH or replay-tolerant:PATH)")
         }
         func controller(_ name: Substring) throws(HCITransportError) -> UInt16 {
             guard name.hasPrefix("hci"), let index = UInt16(name.dropFirst(3)), !name.dropFirst(3).hasPrefix("+") else {
@@ -28,7 +32,12 @@ public enum TransportSpec: Hashable, Sendable, CustomStringConvertible {
             }
             return index
         }
-        if text.hasPrefix("user:") {
+        if text.hasPrefix("replay:") || text.hasPrefix("replay-tolerant:") {
+            let tolerant = text.hasPrefix("replay-tolerant:")
+            let path = String(text.dropFirst(tolerant ? 16 : 7))
+            guard !path.isEmpty else { throw invalid("missing the capture file's PATH") }
+            self = .replay(path: path, mode: tolerant ? .tolerant : .strict)
+        } else if text.hasPrefix("user:") {
             self = .hciSocket(controller: try controller(text.dropFirst(5)), channel: .user)
         } else if text.hasPrefix("tcp:") {
             let rest = text.dropFirst(4)
@@ -66,7 +75,18 @@ public enum TransportSpec: Hashable, Sendable, CustomStringConvertible {
         case let .hciSocket(controller, channel): HCISocketTransport(controller: controller, channel: channel)
         case let .tcp(host, port): H4StreamTransport(endpoint: .tcp(host: host, port: port))
         case let .serial(path, rate): H4StreamTransport(endpoint: .serial(path: path, baudRate: rate, flowControl: true))
+        case let .replay(path, mode): ReplayTransport(session: ReplaySession(path: path, mode: mode))
         }
+    }
+
+    /// What a host opens at each start: a fresh transport each time, except that every transport of a replay shares
+    /// one ``ReplaySession`` (the recording plays once; a retry after its end is refused).
+    public func makeTransportFactory() -> @Sendable () -> any HCITransport {
+        if case let .replay(path, mode) = self {
+            let session = ReplaySession(path: path, mode: mode)
+            return { ReplayTransport(session: session) }
+        }
+        return { self.makeTransport() }
     }
 
     /// The spec in its text form (parses back to the same value).
@@ -75,6 +95,7 @@ public enum TransportSpec: Hashable, Sendable, CustomStringConvertible {
         case let .hciSocket(controller, channel): channel == .raw ? "hci\(controller)" : "user:hci\(controller)"
         case let .tcp(host, port): host.contains(":") ? "tcp:[\(host)]:\(port)" : "tcp:\(host):\(port)"
         case let .serial(path, rate): "serial:\(path)@\(rate)"
+        case let .replay(path, mode): (mode == .strict ? "replay:" : "replay-tolerant:") + path
         }
     }
 }

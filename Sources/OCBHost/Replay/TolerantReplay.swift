@@ -1,0 +1,312 @@
+// The tolerant replay: answers what the stack sends by kind from a recording made by any stack.
+
+import OCBHCI
+
+/// Plays a recording made by another stack (a phone's btsnoop, btmon, an older version of this one) to this one
+/// (sans-I/O: packets in, packets out). Nothing is compared byte for byte; each packet is answered by kind:
+///
+/// - **Commands by opcode.** The recording's next command with the same opcode (or, past the last one, its first)
+///   gives the answer: its Command Complete or Command Status. A command the recording never sent is answered as a
+///   plain controller would (``ReplayDefaults``): success and typical values for the commands of bring-up, scanning
+///   and connecting; Unknown HCI Command (0x01) for any other. Both are listed in ``unmatched``.
+/// - **Consequences.** Enabling a scan plays the recording's advertising reports (those after its own scan enable, up
+///   to its scan disable; all of them when it has none). A connect plays the recording's connection complete for the
+///   same peer address (made up when it has none, on the recording's first ACL handle). A disconnect plays its
+///   Disconnection Complete (made up when it has none). Cancelling a connect answers with the LE Connection Complete
+///   status Unknown Connection Identifier (0x02) the controller sends then (Core v5.4 Vol 4 Part E §7.8.13).
+/// - **ATT requests by opcode and handle** (``attKey(_:)``): the answer is the peer's response to the same request in
+///   the recording (its response opcode, or an Error Response naming it), then the notifications and indications the
+///   peer sent until the recording's next request. A request the recording lacks gets an Error Response: Attribute Not
+///   Found (0x0A) for discovery, Invalid Handle (0x01) otherwise; listed in ``unmatched``.
+/// - **Flow control.** Every ACL packet sent is completed at once (Number Of Completed Packets, §7.7.19); the
+///   recording's own ones, and answers to commands not asked, are never played.
+///
+/// Connection handles are the recording's (the replay is the controller that chose them); an ATT answer is sent on the
+/// handle the stack used. Bounds: ``unmatched`` keeps the first ``unmatchedLimit`` kinds, each with a count.
+public struct TolerantReplay: Sendable {
+    /// The most different unmatched kinds listed.
+    public static let unmatchedLimit = 256
+
+    private let records: [ReplayRecord]
+    /// Host command record indices by opcode, in order.
+    private var commandIndices: [UInt16: [Int]] = [:]
+    /// Host ATT request record indices by key (``attKey(_:)``), in order.
+    private var requestIndices: [[UInt8]: [Int]] = [:]
+    /// The recording's ATT PDUs from the peer: record index, connection handle, PDU (whole, recombined).
+    private var peerPDUs: [(index: Int, handle: UInt16, pdu: [UInt8])] = []
+    /// Indices of host ATT requests, in order (where a request's notifications stop).
+    private var requestOrder: [Int] = []
+    private var commandCursor = 0
+    private var requestCursor = 0
+    private var lastTimestamp: Int64
+    private var hostRecombiner = ATTFrameJoiner()
+    private var unmatchedCounts: [String: Int] = [:]
+    private var unmatchedOrder: [String] = []
+
+    /// A replay of `records` (``ReplayRecord/records(of:)``).
+    public init(records: [ReplayRecord]) {
+        self.records = records
+        lastTimestamp = records.first?.timestamp ?? 0
+        var sentJoiner = ATTFrameJoiner(), receivedJoiner = ATTFrameJoiner()
+        for (index, record) in records.enumerated() {
+            switch (record.packet.type, record.direction) {
+            case (.command, .sent):
+                if let opcode = Self.commandOpcode(record.packet) { commandIndices[opcode, default: []].append(index) }
+            case (.acl, .sent):
+                for (_, pdu) in sentJoiner.join(record.packet) {
+                    guard let key = Self.attKey(pdu) else { continue }
+                    requestIndices[key, default: []].append(index)
+                    requestOrder.append(index)
+                }
+            case (.acl, .received):
+                for (handle, pdu) in receivedJoiner.join(record.packet) { peerPDUs.append((index, handle, pdu)) }
+            default:
+                continue
+            }
+        }
+    }
+
+    /// Nothing is played before the stack sends (a recording of another stack starts with that stack's bring-up).
+    public mutating func opening() -> [ReplayRecord] { [] }
+
+    /// What the recording could not answer, each kind once with how often: "command 0x2041 LE Set Extended Scan
+    /// Parameters: answered as a plain controller would (×2)".
+    public var unmatched: [String] {
+        unmatchedOrder.map { kind in
+            let count = unmatchedCounts[kind] ?? 1
+            return count == 1 ? kind : kind + " (×\(count))"
+        }
+    }
+
+    /// The capture time of the recording's next host packet after the last one matched; nil at its end.
+    public var nextHostTimestamp: Int64? {
+        let from = max(commandCursor, requestCursor)
+        return records[min(from, records.count)...].first { $0.direction == .sent }?.timestamp
+    }
+
+    /// The packets that answer `packet` (never fails: what cannot be matched is answered by default and listed).
+    public mutating func receive(_ packet: HCIPacket) -> [ReplayRecord] {
+        switch packet.type {
+        case .command: return answerCommand(packet)
+        case .acl: return answerACL(packet)
+        default: return []
+        }
+    }
+
+    // MARK: Commands
+
+    private mutating func answerCommand(_ packet: HCIPacket) -> [ReplayRecord] {
+        guard let opcode = Self.commandOpcode(packet) else { return [] }
+        let params = Array(packet.bytes.dropFirst(3))
+        let found = Self.next(in: commandIndices[opcode] ?? [], from: commandCursor)
+        var out: [ReplayRecord] = []
+        if let found, let answer = answerIndex(to: opcode, after: found) {
+            commandCursor = found + 1
+            lastTimestamp = records[answer].timestamp
+            out.append(records[answer])
+        } else {
+            let (event, known) = ReplayDefaults.answer(to: opcode, params: params)
+            note("command \(HCIOpcode(rawValue: opcode)): " + (known ? "answered as a plain controller would" : "answered Unknown HCI Command (0x01)"))
+            out.append(made(event))
+        }
+        out += consequences(of: opcode, params: params, recorded: found)
+        return out
+    }
+
+    /// The first Command Complete or Command Status for `opcode` after record `index`.
+    private func answerIndex(to opcode: UInt16, after index: Int) -> Int? {
+        var position = index + 1
+        while position < records.count {
+            let record = records[position]
+            if record.direction == .received, Self.answeredOpcode(record.packet) == opcode { return position }
+            position += 1
+        }
+        return nil
+    }
+
+    private mutating func consequences(of opcode: UInt16, params: [UInt8], recorded: Int?) -> [ReplayRecord] {
+        switch opcode {
+        case 0x200C, 0x2042:  // LE Set (Extended) Scan Enable: Enable is the first parameter
+            guard params.first == 0x01 else { return [] }
+            return advertisingReports(after: recorded)
+        case 0x200D, 0x2043:  // LE (Extended) Create Connection: the peer address's offset in the parameters
+            let offset = opcode == 0x200D ? 5 : 2
+            guard params.count >= offset + 7 else { return [] }
+            return [connectionComplete(peerType: params[offset], peer: Array(params[(offset + 1)...(offset + 6)]), after: recorded)]
+        case 0x200E:  // LE Create Connection Cancel
+            var event: [UInt8] = [0x3E, 19, 0x01, 0x02, 0x00, 0x00, 0x00, 0x00]
+            event += [UInt8](repeating: 0, count: 6) + [0, 0, 0, 0, 0, 0, 0]
+            return [made(HCIPacket(type: .event, bytes: event))]
+        case 0x0406:  // Disconnect: Connection_Handle, Reason
+            guard params.count >= 2 else { return [] }
+            return [disconnectionComplete(handle: UInt16(params[0]) | UInt16(params[1] & 0x0F) << 8, after: recorded)]
+        default:
+            return []
+        }
+    }
+
+    private mutating func advertisingReports(after recorded: Int?) -> [ReplayRecord] {
+        var out: [ReplayRecord] = []
+        var position = (recorded ?? -1) + 1
+        while position < records.count {
+            let record = records[position]
+            if recorded != nil, record.direction == .sent, let opcode = Self.commandOpcode(record.packet),
+               opcode == 0x200C || opcode == 0x2042, record.packet.bytes.count > 3, record.packet.bytes[3] == 0x00 {
+                break  // the recording's own scan ended here
+            }
+            if record.direction == .received, Self.isAdvertisingReport(record.packet) { out.append(record) }
+            position += 1
+        }
+        if out.isEmpty { note("scan: the recording has no advertising reports there") }
+        return out
+    }
+
+    private mutating func connectionComplete(peerType: UInt8, peer: [UInt8], after recorded: Int?) -> ReplayRecord {
+        let start = (recorded ?? -1) + 1
+        let candidates = records.indices.lazy.filter { $0 >= start } + records.indices.lazy.filter { $0 < start }
+        for position in candidates {
+            let bytes = records[position].packet.bytes
+            guard records[position].direction == .received, records[position].packet.type == .event, bytes.count >= 13,
+                  bytes[0] == 0x3E, [0x01, 0x0A, 0x29].contains(bytes[2]), bytes[3] == 0x00, Array(bytes[7..<13]) == peer else { continue }
+            return records[position]
+        }
+        let handle = firstACLHandle ?? 0x0040
+        note("connect: the recording has no connection to \(Self.addressText(peer)); made one up on handle 0x\(String(handle, radix: 16))")
+        var event: [UInt8] = [0x3E, 19, 0x01, 0x00, UInt8(handle & 0xFF), UInt8(handle >> 8), 0x00, peerType]
+        event += peer + [0x18, 0x00, 0x00, 0x00, 0x48, 0x00, 0x00]  // 30 ms, latency 0, 720 ms, 500 ppm
+        return made(HCIPacket(type: .event, bytes: event))
+    }
+
+    private mutating func disconnectionComplete(handle: UInt16, after recorded: Int?) -> ReplayRecord {
+        var position = (recorded ?? records.count) + 1
+        while position < records.count {
+            let bytes = records[position].packet.bytes
+            if records[position].direction == .received, records[position].packet.type == .event, bytes.count >= 6, bytes[0] == 0x05,
+               UInt16(bytes[3]) | UInt16(bytes[4] & 0x0F) << 8 == handle {
+                return records[position]
+            }
+            position += 1
+        }
+        note("disconnect: the recording has no Disconnection Complete for handle 0x\(String(handle, radix: 16)); made one up")
+        return made(HCIPacket(type: .event, bytes: [0x05, 4, 0x00, UInt8(handle & 0xFF), UInt8(handle >> 8), 0x16]))
+    }
+
+    private var firstACLHandle: UInt16? {
+        records.lazy.filter { $0.packet.type == .acl && $0.packet.bytes.count >= 2 }
+            .map { UInt16($0.packet.bytes[0]) | UInt16($0.packet.bytes[1] & 0x0F) << 8 }.first
+    }
+
+    // MARK: ACL and ATT
+
+    private mutating func answerACL(_ packet: HCIPacket) -> [ReplayRecord] {
+        guard packet.bytes.count >= 2 else { return [] }
+        let handle = UInt16(packet.bytes[0]) | UInt16(packet.bytes[1] & 0x0F) << 8
+        // Number Of Completed Packets: one handle, one packet.
+        var out = [made(HCIPacket(type: .event, bytes: [0x13, 5, 1, UInt8(handle & 0xFF), UInt8(handle >> 8), 1, 0]))]
+        for (_, pdu) in hostRecombiner.join(packet) {
+            guard let key = Self.attKey(pdu) else { continue }
+            out += answerRequest(pdu, key: key, on: handle)
+        }
+        return out
+    }
+
+    private mutating func answerRequest(_ pdu: [UInt8], key: [UInt8], on handle: UInt16) -> [ReplayRecord] {
+        guard let found = Self.next(in: requestIndices[key] ?? [], from: requestCursor),
+              let answer = peerPDUs.firstIndex(where: { $0.index > found && Self.answers($0.pdu, pdu) }) else {
+            let error: UInt8 = [0x04, 0x06, 0x08, 0x10].contains(pdu[0]) ? 0x0A : 0x01
+            let attHandle: [UInt8] = pdu.count >= 3 ? [pdu[1], pdu[2]] : [0, 0]
+            note("ATT \(Self.attName(pdu[0])) " + (pdu.count >= 3 ? "handle 0x" + String(UInt16(pdu[1]) | UInt16(pdu[2]) << 8, radix: 16) : "")
+                 + ": not in the recording, answered Error Response 0x" + String(error, radix: 16))
+            return [made(Self.attPacket([0x01, pdu[0]] + attHandle + [error], on: handle))]
+        }
+        requestCursor = found + 1
+        let nextRequest = requestOrder.first { $0 > found } ?? records.count
+        var out: [ReplayRecord] = []
+        for (offset, entry) in peerPDUs[answer...].enumerated() {
+            guard entry.index < nextRequest || offset == 0 else { break }
+            let isValue = entry.pdu.first.map { [0x1B, 0x1D, 0x23].contains($0) } ?? false
+            guard offset == 0 || isValue else { continue }
+            lastTimestamp = records[entry.index].timestamp
+            out.append(ReplayRecord(number: records[entry.index].number, timestamp: lastTimestamp, direction: .received,
+                                    packet: Self.attPacket(entry.pdu, on: handle)))
+        }
+        return out
+    }
+
+    // MARK: Helpers
+
+    private mutating func note(_ kind: String) {
+        if let count = unmatchedCounts[kind] {
+            unmatchedCounts[kind] = count + 1
+        } else if unmatchedOrder.count < Self.unmatchedLimit {
+            unmatchedCounts[kind] = 1
+            unmatchedOrder.append(kind)
+        }
+    }
+
+    /// A made-up packet, at the time of the last one played (record number 0: not from the file).
+    private func made(_ packet: HCIPacket) -> ReplayRecord {
+        ReplayRecord(number: 0, timestamp: lastTimestamp, direction: .received, packet: packet)
+    }
+
+    /// The first index in `indices` at or after `cursor`, else the first of all (the recording repeats itself).
+    static func next(in indices: [Int], from cursor: Int) -> Int? {
+        indices.first { $0 >= cursor } ?? indices.first
+    }
+
+    /// A command's opcode (its first two bytes, little-endian).
+    static func commandOpcode(_ packet: HCIPacket) -> UInt16? {
+        guard packet.type == .command, packet.bytes.count >= 3 else { return nil }
+        return UInt16(packet.bytes[0]) | UInt16(packet.bytes[1]) << 8
+    }
+
+    /// The opcode a Command Complete (0x0E) or Command Status (0x0F) answers.
+    static func answeredOpcode(_ packet: HCIPacket) -> UInt16? {
+        let bytes = packet.bytes
+        guard packet.type == .event, bytes.count >= 5 else { return nil }
+        if bytes[0] == 0x0E { return UInt16(bytes[3]) | UInt16(bytes[4]) << 8 }
+        if bytes[0] == 0x0F, bytes.count >= 6 { return UInt16(bytes[4]) | UInt16(bytes[5]) << 8 }
+        return nil
+    }
+
+    /// LE Advertising Report (0x02), LE Extended Advertising Report (0x0D) or LE Directed Advertising Report (0x0B).
+    static func isAdvertisingReport(_ packet: HCIPacket) -> Bool {
+        packet.type == .event && packet.bytes.count >= 3 && packet.bytes[0] == 0x3E && [0x02, 0x0B, 0x0D].contains(packet.bytes[2])
+    }
+
+    /// What identifies an ATT request for matching (Core v5.4 Vol 3 Part F §3.4): the opcode with its handles, offset and
+    /// type, not the value written; nil for a PDU that is not a request (commands, confirmations, responses).
+    public static func attKey(_ pdu: [UInt8]) -> [UInt8]? {
+        guard let opcode = pdu.first else { return nil }
+        switch opcode {
+        case 0x02: return [opcode]  // Exchange MTU
+        case 0x04, 0x06, 0x08, 0x0E, 0x10, 0x18, 0x20: return pdu  // ranges and types, handle lists, the execute flag
+        case 0x0A, 0x12: return Array(pdu.prefix(3))  // Read, Write: the handle
+        case 0x0C, 0x16: return Array(pdu.prefix(5))  // Read Blob, Prepare Write: handle and offset
+        default: return nil
+        }
+    }
+
+    /// True when `response` answers `request`: its response opcode (the request's + 1) or an Error Response naming it
+    /// (Vol 3 Part F §3.4.1.1).
+    static func answers(_ response: [UInt8], _ request: [UInt8]) -> Bool {
+        guard let opcode = response.first, let asked = request.first else { return false }
+        if opcode == 0x01 { return response.count >= 2 && response[1] == asked }
+        return opcode == asked &+ 1
+    }
+
+    private static func attName(_ opcode: UInt8) -> String { "opcode 0x" + String(opcode, radix: 16) }
+
+    private static func addressText(_ bytes: [UInt8]) -> String {
+        bytes.reversed().map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }.joined(separator: ":")
+    }
+
+    /// An ACL packet carrying `pdu` whole on the ATT channel (CID 0x0004) of `handle`, first flushable fragment.
+    static func attPacket(_ pdu: [UInt8], on handle: UInt16) -> HCIPacket {
+        let l2capLength = UInt16(truncatingIfNeeded: pdu.count)
+        let aclLength = UInt16(truncatingIfNeeded: pdu.count + 4)
+        var bytes: [UInt8] = [UInt8(handle & 0xFF), UInt8(handle >> 8 & 0x0F) | 0x20, UInt8(aclLength & 0xFF), UInt8(aclLength >> 8)]
+        bytes += [UInt8(l2capLength & 0xFF), UInt8(l2capLength >> 8), 0x04, 0x00] + pdu
+        return HCIPacket(type: .acl, bytes: bytes)
+    }
+}

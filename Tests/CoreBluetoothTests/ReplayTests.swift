@@ -1,0 +1,104 @@
+// Replay through the CoreBluetooth API: a live session recorded and played back strictly, the golden recording, an altered one.
+@testable import CoreBluetooth
+import Foundation
+import OCBHCI
+import PeerSupport
+import Testing
+
+/// Collects the `[CoreBluetooth]` lines that name a replay; other lines pass on to the previous sink.
+private final class ReplayWarnings: @unchecked Sendable {
+    private let lock = NSLock()
+    private var captured: [String] = []
+    private var previous: (@Sendable (String) -> Void)?
+
+    init() {
+        previous = Diagnostics.setSink { [self] line in
+            if line.contains("replay") { lock.withLock { captured.append(line) } } else { previous?(line) }
+        }
+    }
+
+    func remove() { if let previous { Diagnostics.setSink(previous) } }
+    var lines: [String] { lock.withLock { captured } }
+}
+
+@Suite(.serialized) struct ReplayTests {
+    /// The package's root (Fixtures/ lives there).
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test("a session recorded against the peer replays strictly through the API with the same callbacks, in milliseconds of peer time")
+    func recordedSessionReplaysStrictly() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("golden-\(UUID().uuidString).btsnoop").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        var live: [String]?
+        do {
+            let central = LiveCentral(transport: try LivePeer.transport(6), options: [CBCentralManagerOptionBtsnoopPathKey: file])
+            live = GoldenSession.run(central)
+            #expect(live != nil, "the live session stopped: \(central.recorder.log.suffix(5))")
+            central.manager.delegate = nil
+        }
+        let recorded = try #require(live)
+        #expect(recorded.contains("value \(alphaUUID("000A")) nil error=ATT.2"), "Read Not Permitted is in the session")
+        #expect(recorded.contains("wrote \(alphaUUID("000B")) error=ATT.3"), "Write Not Permitted is in the session")
+
+        if ProcessInfo.processInfo.environment["OCB_RECORD_GOLDEN"] == "1" {
+            // scripts/fixtures/record-golden: keep this recording and its transcript as the golden pair.
+            let directory = Self.root.appendingPathComponent("Fixtures/golden")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let recording = Self.root.appendingPathComponent(GoldenSession.recording)
+            try? FileManager.default.removeItem(at: recording)
+            try FileManager.default.copyItem(atPath: file, toPath: recording.path)
+            try (recorded.joined(separator: "\n") + "\n").write(to: Self.root.appendingPathComponent(GoldenSession.transcript),
+                                                               atomically: true, encoding: .utf8)
+        }
+
+        let started = ContinuousClock.now
+        let replay = LiveCentral(transport: "replay:" + file)
+        let replayed = GoldenSession.run(replay)
+        #expect(replayed == recorded, "replayed: \(replay.recorder.log.suffix(5))")
+        _ = started
+    }
+
+    @Test("the golden recording replays strictly with its golden transcript")
+    func goldenRecordingReplays() throws {
+        let recording = Self.root.appendingPathComponent(GoldenSession.recording).path
+        let expected = try String(contentsOf: Self.root.appendingPathComponent(GoldenSession.transcript), encoding: .utf8)
+            .split(separator: "\n").map(String.init)
+        let central = LiveCentral(transport: "replay:" + recording)
+        let replayed = GoldenSession.run(central, within: 5)
+        #expect(replayed == expected, "the stack's wire behaviour changed (re-record on purpose with scripts/fixtures/record-golden); callbacks so far: \(central.recorder.log)")
+    }
+
+    @Test("an altered recording fails at the altered packet: record number, byte offset and both packets in the warning")
+    func alteredRecordingNamesThePacket() throws {
+        let recording = Self.root.appendingPathComponent(GoldenSession.recording).path
+        var capture = try CaptureFile.read(bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: recording))))
+        // The LE Set Extended Scan Parameters (0x2041) or LE Set Scan Parameters (0x200B) command: its scan interval's low byte.
+        let index = try #require(capture.records.firstIndex { record in
+            guard record.direction == .sent, let packet = record.packet, packet.type == .command, packet.bytes.count > 6 else { return false }
+            return [0x41, 0x0B].contains(packet.bytes[0]) && packet.bytes[1] == 0x20
+        })
+        var packet = try #require(capture.records[index].packet)
+        let offset = packet.bytes[0] == 0x41 ? 7 : 4  // 0x2041: opcode, length, own type, filter, PHYs, type, interval
+        packet.bytes[offset] ^= 0x01
+        capture.records[index].packet = packet
+        var writer = BtsnoopWriter()
+        for record in capture.records {
+            if let packet = record.packet { _ = writer.append(packet, direction: record.direction, timestamp: record.timestamp) }
+        }
+        let altered = FileManager.default.temporaryDirectory.appendingPathComponent("altered-\(UUID().uuidString).btsnoop").path
+        defer { try? FileManager.default.removeItem(atPath: altered) }
+        try Data(writer.bytes).write(to: URL(fileURLWithPath: altered))
+
+        let warnings = ReplayWarnings()
+        defer { warnings.remove() }
+        let central = LiveCentral(transport: "replay:" + altered)
+        #expect(central.wait(within: 5) { $0 == "state poweredOn" } != nil)
+        central.manager.scanForPeripherals(withServices: nil, options: nil)
+        #expect(central.wait(within: 5) { $0 == "state poweredOff" } != nil, "the mismatch reaches the app as the controller lost")
+        #expect(poll(within: 5) { !warnings.lines.isEmpty })
+        let line = warnings.lines.first ?? ""
+        #expect(line.contains("differs from record \(index + 1) of the recording at byte \(offset + 1)"), "\(line)")
+        #expect(line.contains("recorded command 0x20"), "\(line)")
+        #expect(line.contains("; sent command 0x20"), "\(line)")
+    }
+}
