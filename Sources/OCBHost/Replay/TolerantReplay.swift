@@ -9,8 +9,8 @@ import OCBHCI
 ///   gives the answer: its Command Complete or Command Status. A command the recording never sent is answered as a
 ///   plain controller would (``ReplayDefaults``): success and typical values for the commands of bring-up, scanning
 ///   and connecting; Unknown HCI Command (0x01) for any other. Both are listed in ``unmatched``.
-/// - **Consequences.** Enabling a scan plays the recording's advertising reports (those after its own scan enable, up
-///   to its scan disable; all of them when it has none). A connect plays the recording's connection complete for the
+/// - **Consequences.** Enabling a scan plays every advertising report of the recording, in order (the app looks for
+///   its device among all the other stack heard, whenever it scanned). A connect plays the recording's connection complete for the
 ///   same peer address (made up when it has none, on the recording's first ACL handle). A disconnect plays its
 ///   Disconnection Complete (made up when it has none). Cancelling a connect answers with the LE Connection Complete
 ///   status Unknown Connection Identifier (0x02) the controller sends then (Core v5.4 Vol 4 Part E §7.8.13).
@@ -98,7 +98,7 @@ public struct TolerantReplay: Sendable {
     private mutating func answerCommand(_ packet: HCIPacket) -> [ReplayRecord] {
         guard let opcode = Self.commandOpcode(packet) else { return [] }
         let params = Array(packet.bytes.dropFirst(3))
-        let found = Self.next(in: commandIndices[opcode] ?? [], from: commandCursor)
+        let found = matchingCommand(opcode, params: params)
         var out: [ReplayRecord] = []
         if let found, let answer = answerIndex(to: opcode, after: found) {
             commandCursor = found + 1
@@ -111,6 +111,15 @@ public struct TolerantReplay: Sendable {
         }
         out += consequences(of: opcode, params: params, recorded: found)
         return out
+    }
+
+    /// The recorded command that answers best: the next with the same opcode and parameters, else the next with the
+    /// same opcode (from the cursor on, then from the start).
+    private func matchingCommand(_ opcode: UInt16, params: [UInt8]) -> Int? {
+        let indices = commandIndices[opcode] ?? []
+        func same(_ index: Int) -> Bool { records[index].packet.bytes.dropFirst(3).elementsEqual(params) }
+        return indices.first { $0 >= commandCursor && same($0) } ?? Self.next(in: indices, from: commandCursor)
+            ?? indices.first(where: same)
     }
 
     /// The first Command Complete or Command Status for `opcode` after record `index`.
@@ -128,7 +137,7 @@ public struct TolerantReplay: Sendable {
         switch opcode {
         case 0x200C, 0x2042:  // LE Set (Extended) Scan Enable: Enable is the first parameter
             guard params.first == 0x01 else { return [] }
-            return advertisingReports(after: recorded)
+            return advertisingReports()
         case 0x200D, 0x2043:  // LE (Extended) Create Connection: the peer address's offset in the parameters
             let offset = opcode == 0x200D ? 5 : 2
             guard params.count >= offset + 7 else { return [] }
@@ -145,19 +154,11 @@ public struct TolerantReplay: Sendable {
         }
     }
 
-    private mutating func advertisingReports(after recorded: Int?) -> [ReplayRecord] {
-        var out: [ReplayRecord] = []
-        var position = (recorded ?? -1) + 1
-        while position < records.count {
-            let record = records[position]
-            if recorded != nil, record.direction == .sent, let opcode = Self.commandOpcode(record.packet),
-               opcode == 0x200C || opcode == 0x2042, record.packet.bytes.count > 3, record.packet.bytes[3] == 0x00 {
-                break  // the recording's own scan ended here
-            }
-            if record.direction == .received, Self.isAdvertisingReport(record.packet) { out.append(record) }
-            position += 1
-        }
-        if out.isEmpty { note("scan: the recording has no advertising reports there") }
+    /// Every advertising report of the recording, in order (whichever scans the other stack ran, and whenever: the
+    /// app looks for its device among all it heard).
+    private mutating func advertisingReports() -> [ReplayRecord] {
+        let out = records.filter { $0.direction == .received && Self.isAdvertisingReport($0.packet) }
+        if out.isEmpty { note("scan: the recording has no advertising reports") }
         return out
     }
 
