@@ -101,4 +101,30 @@ private final class ReplayWarnings: @unchecked Sendable {
         #expect(line.contains("recorded command 0x20"), "\(line)")
         #expect(line.contains("; sent command 0x20"), "\(line)")
     }
+
+    @Test("time is the recording's: a read the recording leaves unanswered times out after the ATT 30 s at once, not after 30 s")
+    func unansweredReadTimesOutInRecordingTime() throws {
+        let recording = Self.root.appendingPathComponent(GoldenSession.recording).path
+        var capture = try CaptureFile.read(bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: recording))))
+        // The first Read Request (ATT opcode 0x0A at byte 8 of the ACL packet: handle, length, L2CAP length, CID 0x0004).
+        let read = try #require(capture.records.firstIndex { record in
+            guard record.direction == .sent, let packet = record.packet, packet.type == .acl, packet.bytes.count > 8 else { return false }
+            return packet.bytes[6] == 0x04 && packet.bytes[7] == 0x00 && packet.bytes[8] == 0x0A
+        })
+        capture.records.removeSubrange((read + 1)...)  // the peer never answers it
+        var writer = BtsnoopWriter()
+        for record in capture.records {
+            if let packet = record.packet { _ = writer.append(packet, direction: record.direction, timestamp: record.timestamp) }
+        }
+        let cut = FileManager.default.temporaryDirectory.appendingPathComponent("cut-\(UUID().uuidString).btsnoop").path
+        defer { try? FileManager.default.removeItem(atPath: cut) }
+        try Data(writer.bytes).write(to: URL(fileURLWithPath: cut))
+
+        let started = ContinuousClock.now
+        let central = LiveCentral(transport: "replay:" + cut)
+        #expect(GoldenSession.run(central, within: 5) == nil, "the session cannot finish")
+        let failed = central.recorder.log.first { $0.hasPrefix("value 2A00 nil error=") }
+        #expect(failed == "value 2A00 nil error=CB.6", "CBError.connectionTimeout (6) after the ATT transaction timeout: \(central.recorder.log.suffix(4))")
+        #expect(ContinuousClock.now - started < .seconds(10), "the 30 s passed in recording time")
+    }
 }

@@ -139,17 +139,20 @@ public final class ReplayTransport: HCITransport, @unchecked Sendable {
     }
 
     /// While the recording waits for the host: a host deadline before the recording's next host packet is reached now
-    /// (in the recording, it passed before the host sent that packet). One at a time, re-checked after each.
+    /// (in the recording, it passed before the host sent that packet); past the recording's last host packet, every
+    /// deadline is (nothing will come: a request left unanswered times out at once, 30 s of recording time in no time).
+    /// One at a time, re-checked after each.
     private func passDueDeadlines() {
-        let next: Int64? = lock.withLock {
+        let next: Int64?? = lock.withLock {
             guard !closed else { return nil }
             switch engine {
-            case .strict(let strict)?: return strict.nextHostTimestamp
-            case .tolerant(let tolerant)?: return tolerant.nextHostTimestamp
+            case .strict(let strict)?: return .some(strict.nextHostTimestamp)
+            case .tolerant(let tolerant)?: return .some(tolerant.nextHostTimestamp)
             case nil: return nil
             }
         }
-        guard let next, let earliest = replayClock.earliestWait, earliest <= instant(of: next) else { return }
+        guard let next, let earliest = replayClock.earliestWait else { return }
+        if let next, earliest > instant(of: next) { return }
         replayClock.advance(to: earliest)
         lock.withLock { queue }?.async { [self] in passDueDeadlines() }
     }
