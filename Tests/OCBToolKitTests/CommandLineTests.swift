@@ -74,6 +74,23 @@ struct CommandLineTests {
                 + "(expected hciN, user:hciN, tcp:HOST:PORT, serial:DEVICE[@BAUD], replay:PATH or replay-tolerant:PATH)")
     }
 
+    @Test("cbtool gatt against a phone's recording (replay-tolerant): the band's database and battery level, exit 0")
+    func gattFromARecording() throws {
+        let path = Paths.captures.appendingPathComponent("wristband-read-blob-acl-fragments-smp.btsnoop").path
+        let run = try ToolRunner.run(["gatt", "42:C9:6B:FA:1A:AD", "--transport", "replay-tolerant:" + path])
+        #expect(run.status == 0, "\(run.stderrLines)")
+        // tshark reads the same in the capture: 0x0012 Battery Level, value 0x37 (Fixtures/expected/decode).
+        #expect(run.stdout.contains("  characteristic 0x0011 value 0x0012 2A19 Battery Level [read, notify] = 55 %"))
+        #expect(run.stdout.contains("service 0x0014-0x001F 21C50462-67CB-63A3-5C4C-82B5B9939AEB (primary)"))
+    }
+
+    @Test("cbtool scan against a capture that is not one: one line naming the file, exit 1")
+    func replayOfAFileThatIsNotACapture() throws {
+        let run = try ToolRunner.run(["scan", "--duration", "1", "--transport", "replay:/etc/hostname"])
+        #expect(run.status == 1)
+        #expect(run.stderrLines.last?.contains("cannot replay /etc/hostname") == true, "\(run.stderrLines)")
+    }
+
     @Test("OCB_TRANSPORT is the default transport and is checked the same way")
     func environmentTransport() throws {
         let run = try ToolRunner.run(["rssi", "C4:7C:8D:6A:3F:21"], environment: ["OCB_TRANSPORT": "bogus"])

@@ -16,8 +16,10 @@ import OCBHCI
 ///   status Unknown Connection Identifier (0x02) the controller sends then (Core v5.4 Vol 4 Part E §7.8.13).
 /// - **ATT requests by opcode and handle** (``attKey(_:)``): the answer is the peer's response to the same request in
 ///   the recording (its response opcode, or an Error Response naming it), then the notifications and indications the
-///   peer sent until the recording's next request. A request the recording lacks gets an Error Response: Attribute Not
-///   Found (0x0A) for discovery, Invalid Handle (0x01) otherwise; listed in ``unmatched``.
+///   peer sent until the recording's next request. A request the recording lacks is answered from the attributes the
+///   recording reveals (``RecordedAttributes``: a discovery by UUID where the other stack discovered all, other
+///   ranges, reads of values it read); failing that, with an Error Response: Attribute Not Found (0x0A) for
+///   discovery, Invalid Handle (0x01) otherwise, listed in ``unmatched``.
 /// - **Flow control.** Every ACL packet sent is completed at once (Number Of Completed Packets, §7.7.19); the
 ///   recording's own ones, and answers to commands not asked, are never played.
 ///
@@ -40,6 +42,8 @@ public struct TolerantReplay: Sendable {
     private var requestCursor = 0
     private var lastTimestamp: Int64
     private var hostRecombiner = ATTFrameJoiner()
+    /// The peer's attributes as the recording reveals them, for requests the other stack never made.
+    private var attributes = RecordedAttributes()
     private var unmatchedCounts: [String: Int] = [:]
     private var unmatchedOrder: [String] = []
 
@@ -48,18 +52,26 @@ public struct TolerantReplay: Sendable {
         self.records = records
         lastTimestamp = records.first?.timestamp ?? 0
         var sentJoiner = ATTFrameJoiner(), receivedJoiner = ATTFrameJoiner()
+        var pending: [UInt16: [UInt8]] = [:]  // the outstanding request per connection (one at a time, Vol 3 Part F §3.3.2)
         for (index, record) in records.enumerated() {
             switch (record.packet.type, record.direction) {
             case (.command, .sent):
                 if let opcode = Self.commandOpcode(record.packet) { commandIndices[opcode, default: []].append(index) }
             case (.acl, .sent):
-                for (_, pdu) in sentJoiner.join(record.packet) {
+                for (handle, pdu) in sentJoiner.join(record.packet) {
                     guard let key = Self.attKey(pdu) else { continue }
                     requestIndices[key, default: []].append(index)
                     requestOrder.append(index)
+                    pending[handle] = pdu
                 }
             case (.acl, .received):
-                for (handle, pdu) in receivedJoiner.join(record.packet) { peerPDUs.append((index, handle, pdu)) }
+                for (handle, pdu) in receivedJoiner.join(record.packet) {
+                    peerPDUs.append((index, handle, pdu))
+                    if let request = pending[handle], Self.answers(pdu, request) {
+                        attributes.learn(request: request, response: pdu)
+                        pending[handle] = nil
+                    }
+                }
             default:
                 continue
             }
@@ -214,6 +226,9 @@ public struct TolerantReplay: Sendable {
     private mutating func answerRequest(_ pdu: [UInt8], key: [UInt8], on handle: UInt16) -> [ReplayRecord] {
         guard let found = Self.next(in: requestIndices[key] ?? [], from: requestCursor),
               let answer = peerPDUs.firstIndex(where: { $0.index > found && Self.answers($0.pdu, pdu) }) else {
+            if let response = attributes.answer(pdu) {
+                return [made(Self.attPacket(response, on: handle))]
+            }
             let error: UInt8 = [0x04, 0x06, 0x08, 0x10].contains(pdu[0]) ? 0x0A : 0x01
             let attHandle: [UInt8] = pdu.count >= 3 ? [pdu[1], pdu[2]] : [0, 0]
             note("ATT \(Self.attName(pdu[0])) " + (pdu.count >= 3 ? "handle 0x" + String(UInt16(pdu[1]) | UInt16(pdu[2]) << 8, radix: 16) : "")

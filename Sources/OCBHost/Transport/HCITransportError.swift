@@ -97,7 +97,7 @@ public enum HCITransportError: Error, Hashable, Sendable, CustomStringConvertibl
         case let .system(operation, code):
             "\(operation) failed: \(String(cString: strerror(code))) (errno \(code))"
         case let .replayUnreadable(path, reason):
-            "cannot replay \(path): \(reason) (a btsnoop, pcap or pcapng capture of HCI packets)"
+            "cannot replay \(path): \(reason)"
         case let .replayFinished(path):
             "the recording \(path) was played once already: make a new CBCentralManager to play it again"
         case let .replayMismatch(mismatch):

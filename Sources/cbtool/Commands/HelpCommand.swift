@@ -19,7 +19,8 @@ enum HelpCommand {
         }
         output.note("")
         output.note("--transport: hciN (raw HCI socket), user:hciN (exclusive user channel), tcp:HOST:PORT (H4 over TCP),")
-        output.note("             serial:DEVICE[@BAUD] (H4 over a serial line); default $OCB_TRANSPORT, else hci0")
+        output.note("             serial:DEVICE[@BAUD] (H4 over a serial line), replay:FILE / replay-tolerant:FILE (a capture")
+        output.note("             played back, byte for byte / by kind); default $OCB_TRANSPORT, else hci0")
         output.note("--json: one JSON object per line; exit status 0 ok, 1 failure, 2 bad command line")
     }
 }
