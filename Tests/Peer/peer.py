@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The project's virtual Bluetooth LE peer: host-facing controllers (H4 over TCP), two peripherals, two beacons.
 
-Usage: peer.py [--controllers N] [--legacy-only INDEX ...] [--extended-beacon] [--dump-gatt] [-v]
+Usage: peer.py [--controllers N] [--legacy-only INDEX ...] [--extended-beacon] [--database FILE ...] [--dump-gatt] [-v]
 
 Prints one line `READY {json}` on stdout when every controller listens. When stdin is a pipe, socket or terminal it
 then answers stdin control lines with `OK ...` or `ERR ...` (see Tests/Peer/README.md) and exits when stdin closes;
@@ -28,6 +28,7 @@ from bumble.device import AdvertisingType, Device, DeviceConfiguration  # noqa: 
 from bumble.host import Host  # noqa: E402
 
 import advertisers as adv  # noqa: E402
+import clone  # noqa: E402
 import databases  # noqa: E402
 from h4_server import H4Server  # noqa: E402
 from peer_controller import PeerController, PeerLink  # noqa: E402
@@ -66,6 +67,35 @@ async def make_advertiser(link: PeerLink, name: str, address: str, adv_type: int
                                    auto_restart=adv_type == adv.ADV_TYPE_IND, advertising_data=adv_data,
                                    scan_response_data=scan_rsp)
     return controller, device, app
+
+
+async def make_clone(link: PeerLink, path: str) -> tuple[Device, dict]:
+    """The `--database FILE` peripheral: the recorded device's database at its recorded handles, advertising its recorded
+    data from its recorded address (clone.py)."""
+    database = clone.load(path)
+    peer = database['peer']
+    address = str(peer.get('address', 'C1:C1:00:00:00:01'))
+    public = peer.get('addressType') == 'public'
+    adv_data, scan_rsp, connectable = clone.advertising(database)
+    controller = PeerController(f'peer-clone-{address}', link, public_address=address if public else None, extended=False,
+                                rssi=-50)
+    config = DeviceConfiguration()
+    config.name = peer.get('name') or 'Clone'
+    config.address = hci.Address(address, hci.Address.PUBLIC_DEVICE_ADDRESS if public else hci.Address.RANDOM_DEVICE_ADDRESS)
+    config.gap_service_enabled = False
+    config.gatt_service_enabled = False
+    config.advertising_interval_min = config.advertising_interval_max = 50
+    device = Device(config=config, host=Host(controller, controller))
+    services, handles = clone.services(database)
+    device.add_services(services)
+    placed = clone.place(device.gatt_server, database, handles)
+    await device.power_on()
+    adv_type = adv.ADV_TYPE_IND if connectable else adv.ADV_TYPE_NONCONN_IND
+    await device.start_advertising(advertising_type=AdvertisingType(adv_type), own_address_type=0 if public else 1,
+                                   auto_restart=connectable, advertising_data=adv_data, scan_response_data=scan_rsp)
+    return device, {'name': config.name, 'address': address, 'addressType': 'public' if public else 'random',
+                    'role': 'clone', 'connectable': connectable, 'rssi': -50, 'advertisingData': adv_data.hex(),
+                    'scanResponseData': scan_rsp.hex(), 'intervalMs': 50, 'database': path, 'recordedHandles': placed}
 
 
 def make_extended_beacon(link: PeerLink) -> dict:
@@ -129,6 +159,10 @@ class Peer:
                           'intervalMs': interval})
         if self.args.extended_beacon:
             peers.append(make_extended_beacon(self.link))
+        for path in self.args.database:
+            device, entry = await make_clone(self.link, path)
+            self.devices[f'clone-{entry["address"]}'] = device
+            peers.append(entry)
         return {
             'controllers': [{'index': i, 'port': s.port, 'host': '127.0.0.1',
                              'publicAddress': host_public_address(i), 'extended': c.extended}
@@ -252,6 +286,8 @@ async def main() -> None:
                         help='index of a host-facing controller without LE extended advertising (repeatable)')
     parser.add_argument('--extended-beacon', action='store_true',
                         help='add a non-connectable extended advertiser whose 271 bytes of data need two reports')
+    parser.add_argument('--database', action='append', default=[], metavar='FILE',
+                        help='also serve the device `cbtool decode CAPTURE --export-db FILE` exported (repeatable)')
     parser.add_argument('--dump-gatt', action='store_true', help='print the GATT databases and exit')
     parser.add_argument('--no-stdin', action='store_true',
                         help='ignore stdin even when it is a pipe: no control lines, no exit on its end of file')
@@ -261,7 +297,11 @@ async def main() -> None:
                         format='%(asctime)s %(name)s %(levelname)s %(message)s')
 
     peer = Peer(args)
-    ready = await peer.start()
+    try:
+        ready = await peer.start()
+    except clone.CloneError as error:
+        print(f'peer: cannot serve the database: {error}', file=sys.stderr, flush=True)
+        os._exit(2)
     if args.dump_gatt:
         dump_gatt(peer.devices)
         return

@@ -57,11 +57,12 @@ public final class VirtualPeer: @unchecked Sendable {
     ///   - legacyOnly: indices of controllers without LE extended advertising (legacy commands only).
     ///   - extendedBeacon: pass `--extended-beacon`: a fifth advertiser, "extended" (C1:E7:00:00:00:05), with
     ///     non-connectable extended advertising whose 271 bytes of data reach extended scanners as two reports.
+    ///   - databases: pass `--database FILE` for each: a clone of a recorded device (`cbtool decode --export-db`).
     ///   - readyTimeout: the longest wait for `READY`, in seconds.
     ///   - verbose: pass `-v` (peer log on its stderr, kept as the error tail).
     /// - Throws: ``VirtualPeerError``.
-    public init(controllers: Int = 1, legacyOnly: [Int] = [], extendedBeacon: Bool = false, readyTimeout: Double = 15,
-                verbose: Bool = false) throws {
+    public init(controllers: Int = 1, legacyOnly: [Int] = [], extendedBeacon: Bool = false, databases: [String] = [],
+                readyTimeout: Double = 15, verbose: Bool = false) throws {
         let environment = ProcessInfo.processInfo.environment
         let python = environment["OCB_PYTHON"].flatMap { $0.isEmpty ? nil : $0 }
             ?? Self.packageRoot.appendingPathComponent(".venv/bin/python").path
@@ -71,6 +72,7 @@ public final class VirtualPeer: @unchecked Sendable {
         var arguments = [script, "--controllers", String(controllers)]
         for index in legacyOnly { arguments += ["--legacy-only", String(index)] }
         if extendedBeacon { arguments.append("--extended-beacon") }
+        for database in databases { arguments += ["--database", database] }
         if verbose { arguments.append("-v") }
 
         let process = Process()

@@ -7,7 +7,8 @@ import OCBHCI
 ///
 /// The file is read at the first open (``claim()``); reading it again is refused, so a host that retries a lost
 /// controller does not play the recording a second time from its start (the app would see the session twice).
-/// The bound: the file is read whole (a capture of a day is tens of megabytes; ``maximumFileSize``).
+/// The bound: the file is read whole, at most ``maximumFileSize``; it is held three times while it is turned into
+/// records (the bytes, the records, the tolerant replay's tables): a 100 MiB capture takes about 300 MiB at the start.
 public final class ReplaySession: @unchecked Sendable {
     /// The capture file.
     public let path: String
@@ -35,11 +36,18 @@ public final class ReplaySession: @unchecked Sendable {
     /// Reads the recording's packets, the first time only. Throws ``HCITransportError/replayFinished(path:)`` after the
     /// first time, ``HCITransportError/replayUnreadable(path:reason:)`` when the file cannot be read or is not a capture.
     func claim() throws(HCITransportError) -> [ReplayRecord] {
+        guard !lock.withLock({ claimed }) else { throw .replayFinished(path: path) }
+        let records = try read()
+        // Claimed once read: a file that could not be read is tried again at the next open (it may appear later).
         let first: Bool = lock.withLock {
             defer { claimed = true }
             return !claimed
         }
         guard first else { throw .replayFinished(path: path) }
+        return records
+    }
+
+    private func read() throws(HCITransportError) -> [ReplayRecord] {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw .replayUnreadable(path: path, reason: FileManager.default.fileExists(atPath: path) ? "cannot be opened" : "no such file")
         }

@@ -51,6 +51,9 @@ public struct StrictReplay: Sendable {
     /// The capture time of the recording's next host packet (what the stack is expected to send next); nil when none is left.
     public var nextHostTimestamp: Int64? { cursor < records.count ? records[cursor].timestamp : nil }
 
+    /// The capture time of the recording's last record (0 for an empty one).
+    public var lastTimestamp: Int64 { records.last?.timestamp ?? 0 }
+
     /// True once every record has been played or matched.
     public var isFinished: Bool { cursor >= records.count }
 

@@ -12,8 +12,9 @@ import OCBHCI
 /// - **Consequences.** Enabling a scan plays every advertising report of the recording, in order (the app looks for
 ///   its device among all the other stack heard, whenever it scanned). A connect plays the recording's connection complete for the
 ///   same peer address (made up when it has none, on the recording's first ACL handle). A disconnect plays its
-///   Disconnection Complete (made up when it has none). Cancelling a connect answers with the LE Connection Complete
-///   status Unknown Connection Identifier (0x02) the controller sends then (Core v5.4 Vol 4 Part E §7.8.13).
+///   Disconnection Complete (made up when it has none). These packets take the time of the last one played (the
+///   other stack's timeline is not this one's). A connect being completed at once, cancelling one answers Command
+///   Disallowed (0x0C), as a controller with no connect pending does (Core v5.4 Vol 4 Part E §7.8.13).
 /// - **ATT requests by opcode and handle** (``attKey(_:)``): the answer is the peer's response to the same request in
 ///   the recording (its response opcode, or an Error Response naming it), then the notifications and indications the
 ///   peer sent until the recording's next request. A request the recording lacks is answered from the attributes the
@@ -32,15 +33,16 @@ public struct TolerantReplay: Sendable {
     private let records: [ReplayRecord]
     /// Host command record indices by opcode, in order.
     private var commandIndices: [UInt16: [Int]] = [:]
-    /// Host ATT request record indices by key (``attKey(_:)``), in order.
-    private var requestIndices: [[UInt8]: [Int]] = [:]
+    /// Host ATT requests by key (``attKey(_:)``), in order: record index and connection handle.
+    private var requestIndices: [[UInt8]: [(index: Int, handle: UInt16)]] = [:]
     /// The recording's ATT PDUs from the peer: record index, connection handle, PDU (whole, recombined).
     private var peerPDUs: [(index: Int, handle: UInt16, pdu: [UInt8])] = []
-    /// Indices of host ATT requests, in order (where a request's notifications stop).
-    private var requestOrder: [Int] = []
+    /// Indices of host ATT requests per connection handle, in order (where a request's answer and notifications stop).
+    private var requestOrder: [UInt16: [Int]] = [:]
     private var commandCursor = 0
     private var requestCursor = 0
-    private var lastTimestamp: Int64
+    /// The capture time of the last packet played (made-up and re-timed packets take it).
+    private var playedTimestamp: Int64
     private var hostRecombiner = ATTFrameJoiner()
     /// The peer's attributes as the recording reveals them, for requests the other stack never made.
     private var attributes = RecordedAttributes()
@@ -50,7 +52,7 @@ public struct TolerantReplay: Sendable {
     /// A replay of `records` (``ReplayRecord/records(of:)``).
     public init(records: [ReplayRecord]) {
         self.records = records
-        lastTimestamp = records.first?.timestamp ?? 0
+        playedTimestamp = records.first?.timestamp ?? 0
         var sentJoiner = ATTFrameJoiner(), receivedJoiner = ATTFrameJoiner()
         var pending: [UInt16: [UInt8]] = [:]  // the outstanding request per connection (one at a time, Vol 3 Part F §3.3.2)
         for (index, record) in records.enumerated() {
@@ -60,8 +62,8 @@ public struct TolerantReplay: Sendable {
             case (.acl, .sent):
                 for (handle, pdu) in sentJoiner.join(record.packet) {
                     guard let key = Self.attKey(pdu) else { continue }
-                    requestIndices[key, default: []].append(index)
-                    requestOrder.append(index)
+                    requestIndices[key, default: []].append((index, handle))
+                    requestOrder[handle, default: []].append(index)
                     pending[handle] = pdu
                 }
             case (.acl, .received):
@@ -90,11 +92,12 @@ public struct TolerantReplay: Sendable {
         }
     }
 
-    /// The capture time of the recording's next host packet after the last one matched; nil at its end.
-    public var nextHostTimestamp: Int64? {
-        let from = max(commandCursor, requestCursor)
-        return records[min(from, records.count)...].first { $0.direction == .sent }?.timestamp
-    }
+    /// The capture time of the last packet played (the replay's "now").
+    public var lastTimestamp: Int64 { playedTimestamp }
+
+    /// Always nil: the other stack's timeline says nothing of when this one sends (``ReplayTransport`` plays a
+    /// tolerant replay's answers at once and lets the host's time move only while it waits).
+    public var nextHostTimestamp: Int64? { nil }
 
     /// The packets that answer `packet` (never fails: what cannot be matched is answered by default and listed).
     public mutating func receive(_ packet: HCIPacket) -> [ReplayRecord] {
@@ -110,12 +113,16 @@ public struct TolerantReplay: Sendable {
     private mutating func answerCommand(_ packet: HCIPacket) -> [ReplayRecord] {
         guard let opcode = Self.commandOpcode(packet) else { return [] }
         let params = Array(packet.bytes.dropFirst(3))
+        if opcode == 0x200E {
+            // LE Create Connection Cancel: every connect was completed at once, so none is pending: Command Disallowed
+            // (0x0C), whatever the other stack's controller answered to its own cancel.
+            return [made(HCIPacket(type: .event, bytes: [0x0E, 0x04, 0x01, 0x0E, 0x20, 0x0C]))]
+        }
         let found = matchingCommand(opcode, params: params)
         var out: [ReplayRecord] = []
         if let found, let answer = answerIndex(to: opcode, after: found) {
-            commandCursor = found + 1
-            lastTimestamp = records[answer].timestamp
-            out.append(records[answer])
+            commandCursor = max(commandCursor, found + 1)
+            out.append(retimed(records[answer]))
         } else {
             let (event, known) = ReplayDefaults.answer(to: opcode, params: params)
             note("command \(HCIOpcode(rawValue: opcode)): " + (known ? "answered as a plain controller would" : "answered Unknown HCI Command (0x01)"))
@@ -130,8 +137,8 @@ public struct TolerantReplay: Sendable {
     private func matchingCommand(_ opcode: UInt16, params: [UInt8]) -> Int? {
         let indices = commandIndices[opcode] ?? []
         func same(_ index: Int) -> Bool { records[index].packet.bytes.dropFirst(3).elementsEqual(params) }
-        return indices.first { $0 >= commandCursor && same($0) } ?? Self.next(in: indices, from: commandCursor)
-            ?? indices.first(where: same)
+        return indices.first { $0 >= commandCursor && same($0) } ?? indices.first(where: same)
+            ?? Self.next(in: indices, from: commandCursor)
     }
 
     /// The first Command Complete or Command Status for `opcode` after record `index`.
@@ -154,10 +161,8 @@ public struct TolerantReplay: Sendable {
             let offset = opcode == 0x200D ? 5 : 2
             guard params.count >= offset + 7 else { return [] }
             return [connectionComplete(peerType: params[offset], peer: Array(params[(offset + 1)...(offset + 6)]), after: recorded)]
-        case 0x200E:  // LE Create Connection Cancel
-            var event: [UInt8] = [0x3E, 19, 0x01, 0x02, 0x00, 0x00, 0x00, 0x00]
-            event += [UInt8](repeating: 0, count: 6) + [0, 0, 0, 0, 0, 0, 0]
-            return [made(HCIPacket(type: .event, bytes: event))]
+        case 0x200E:  // LE Create Connection Cancel: every connect was completed at once, so none is pending
+            return []
         case 0x0406:  // Disconnect: Connection_Handle, Reason
             guard params.count >= 2 else { return [] }
             return [disconnectionComplete(handle: UInt16(params[0]) | UInt16(params[1] & 0x0F) << 8, after: recorded)]
@@ -169,7 +174,7 @@ public struct TolerantReplay: Sendable {
     /// Every advertising report of the recording, in order (whichever scans the other stack ran, and whenever: the
     /// app looks for its device among all it heard).
     private mutating func advertisingReports() -> [ReplayRecord] {
-        let out = records.filter { $0.direction == .received && Self.isAdvertisingReport($0.packet) }
+        let out = records.filter { $0.direction == .received && Self.isAdvertisingReport($0.packet) }.map(retimed)
         if out.isEmpty { note("scan: the recording has no advertising reports") }
         return out
     }
@@ -181,7 +186,7 @@ public struct TolerantReplay: Sendable {
             let bytes = records[position].packet.bytes
             guard records[position].direction == .received, records[position].packet.type == .event, bytes.count >= 13,
                   bytes[0] == 0x3E, [0x01, 0x0A, 0x29].contains(bytes[2]), bytes[3] == 0x00, Array(bytes[7..<13]) == peer else { continue }
-            return records[position]
+            return retimed(records[position])
         }
         let handle = firstACLHandle ?? 0x0040
         note("connect: the recording has no connection to \(Self.addressText(peer)); made one up on handle 0x\(String(handle, radix: 16))")
@@ -196,7 +201,7 @@ public struct TolerantReplay: Sendable {
             let bytes = records[position].packet.bytes
             if records[position].direction == .received, records[position].packet.type == .event, bytes.count >= 6, bytes[0] == 0x05,
                UInt16(bytes[3]) | UInt16(bytes[4] & 0x0F) << 8 == handle {
-                return records[position]
+                return retimed(records[position])
             }
             position += 1
         }
@@ -224,29 +229,61 @@ public struct TolerantReplay: Sendable {
     }
 
     private mutating func answerRequest(_ pdu: [UInt8], key: [UInt8], on handle: UInt16) -> [ReplayRecord] {
-        guard let found = Self.next(in: requestIndices[key] ?? [], from: requestCursor),
-              let answer = peerPDUs.firstIndex(where: { $0.index > found && Self.answers($0.pdu, pdu) }) else {
-            if let response = attributes.answer(pdu) {
-                return [made(Self.attPacket(response, on: handle))]
+        let opcode = pdu[0]  // attKey gave a key: the PDU is not empty
+        if opcode == 0x16 {
+            // Prepare Write: the server echoes the part it queued (Vol 3 Part F §3.4.6.2); the recorded echo would carry
+            // the other stack's value and fail the client's check.
+            return [made(Self.attPacket([0x17] + pdu.dropFirst(), on: handle))]
+        }
+        let candidates = requestIndices[key] ?? []
+        let chosen = candidates.first { $0.index >= requestCursor } ?? candidates.first
+        if let chosen, let (answer, stop) = recordedAnswer(to: pdu, at: chosen) {
+            requestCursor = max(requestCursor, chosen.index + 1)
+            var out: [ReplayRecord] = []
+            for (offset, entry) in peerPDUs[answer...].enumerated() {
+                guard entry.index < stop else { break }
+                guard entry.handle == chosen.handle else { continue }
+                let isValue = entry.pdu.first.map { [0x1B, 0x1D, 0x23].contains($0) } ?? false
+                guard offset == 0 || isValue else { continue }
+                out.append(ReplayRecord(number: records[entry.index].number, timestamp: playedTimestamp, direction: .received,
+                                        packet: Self.attPacket(entry.pdu, on: handle)))
             }
-            let error: UInt8 = [0x04, 0x06, 0x08, 0x10].contains(pdu[0]) ? 0x0A : 0x01
+            return out
+        }
+        if let response = attributes.answer(pdu) {
+            return [made(Self.attPacket(response, on: handle))]
+        }
+        switch opcode {
+        case 0x02:  // Exchange MTU: the server keeps the default, 23 (Vol 3 Part F §3.4.2.2)
+            return [made(Self.attPacket([0x03, 0x17, 0x00], on: handle))]
+        case 0x18:  // Execute Write: done (the parts were echoed)
+            return [made(Self.attPacket([0x19], on: handle))]
+        default:
+            let error: UInt8 = [0x04, 0x06, 0x08, 0x10].contains(opcode) ? 0x0A : 0x01
             let attHandle: [UInt8] = pdu.count >= 3 ? [pdu[1], pdu[2]] : [0, 0]
-            note("ATT \(Self.attName(pdu[0])) " + (pdu.count >= 3 ? "handle 0x" + String(UInt16(pdu[1]) | UInt16(pdu[2]) << 8, radix: 16) : "")
+            note("ATT \(Self.attName(opcode)) " + (pdu.count >= 3 ? "handle 0x" + String(UInt16(pdu[1]) | UInt16(pdu[2]) << 8, radix: 16) : "")
                  + ": not in the recording, answered Error Response 0x" + String(error, radix: 16))
-            return [made(Self.attPacket([0x01, pdu[0]] + attHandle + [error], on: handle))]
+            return [made(Self.attPacket([0x01, opcode] + attHandle + [error], on: handle))]
         }
-        requestCursor = found + 1
-        let nextRequest = requestOrder.first { $0 > found } ?? records.count
-        var out: [ReplayRecord] = []
-        for (offset, entry) in peerPDUs[answer...].enumerated() {
-            guard entry.index < nextRequest || offset == 0 else { break }
-            let isValue = entry.pdu.first.map { [0x1B, 0x1D, 0x23].contains($0) } ?? false
-            guard offset == 0 || isValue else { continue }
-            lastTimestamp = records[entry.index].timestamp
-            out.append(ReplayRecord(number: records[entry.index].number, timestamp: lastTimestamp, direction: .received,
-                                    packet: Self.attPacket(entry.pdu, on: handle)))
+    }
+
+    /// The position in ``peerPDUs`` of the peer's answer to the recorded request `chosen` (on its connection, before the
+    /// next request there), and the record index where that request's notifications stop; nil when it was not answered.
+    private func recordedAnswer(to pdu: [UInt8], at chosen: (index: Int, handle: UInt16)) -> (Int, stop: Int)? {
+        let stop = requestOrder[chosen.handle]?.first { $0 > chosen.index } ?? records.count
+        // peerPDUs is in record order: binary search for the first one after the request.
+        var low = 0, high = peerPDUs.count
+        while low < high {
+            let middle = low + (high - low) / 2
+            if peerPDUs[middle].index <= chosen.index { low = middle + 1 } else { high = middle }
         }
-        return out
+        var position = low
+        while position < peerPDUs.count, peerPDUs[position].index < stop {
+            let entry = peerPDUs[position]
+            if entry.handle == chosen.handle, Self.answers(entry.pdu, pdu) { return (position, stop) }
+            position += 1
+        }
+        return nil
     }
 
     // MARK: Helpers
@@ -260,9 +297,16 @@ public struct TolerantReplay: Sendable {
         }
     }
 
+    /// A recorded packet played out of its place, at the time of the last one played (it keeps its record number).
+    private func retimed(_ record: ReplayRecord) -> ReplayRecord {
+        var copy = record
+        copy.timestamp = playedTimestamp
+        return copy
+    }
+
     /// A made-up packet, at the time of the last one played (record number 0: not from the file).
     private func made(_ packet: HCIPacket) -> ReplayRecord {
-        ReplayRecord(number: 0, timestamp: lastTimestamp, direction: .received, packet: packet)
+        ReplayRecord(number: 0, timestamp: playedTimestamp, direction: .received, packet: packet)
     }
 
     /// The first index in `indices` at or after `cursor`, else the first of all (the recording repeats itself).

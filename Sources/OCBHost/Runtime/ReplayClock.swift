@@ -20,6 +20,8 @@ public final class ReplayClock: HostClock, @unchecked Sendable {
 
     private final class Wait: HostClockWait, @unchecked Sendable {
         weak var clock: ReplayClock?
+        /// Set by ``cancel()`` under the clock's lock: a fire already queued then does nothing.
+        var cancelled = false
         func cancel() { clock?.remove(self) }
     }
 
@@ -45,7 +47,7 @@ public final class ReplayClock: HostClock, @unchecked Sendable {
             pending.append(Pending(wait: wait, deadline: deadline, queue: queue, fire: fire))
             return false
         }
-        if due { queue.async(execute: fire) }
+        if due { run(Pending(wait: wait, deadline: deadline, queue: queue, fire: fire)) }
         return wait
     }
 
@@ -57,7 +59,7 @@ public final class ReplayClock: HostClock, @unchecked Sendable {
             pending.removeAll { $0.deadline <= current }
             return reached
         }
-        for wait in due { wait.queue.async(execute: wait.fire) }
+        for wait in due { run(wait) }
     }
 
     /// Moves the clock to the earliest pending deadline and runs what it reaches; false when nothing waits.
@@ -72,6 +74,17 @@ public final class ReplayClock: HostClock, @unchecked Sendable {
     public var earliestWait: ContinuousClock.Instant? { lock.withLock { pending.map(\.deadline).min() } }
 
     private func remove(_ wait: Wait) {
-        lock.withLock { pending.removeAll { $0.wait === wait } }
+        lock.withLock {
+            wait.cancelled = true
+            pending.removeAll { $0.wait === wait }
+        }
+    }
+
+    /// Runs a reached wait unless it was cancelled after it was reached.
+    private func run(_ wait: Pending) {
+        wait.queue.async { [self] in
+            guard !lock.withLock({ wait.wait.cancelled }) else { return }
+            wait.fire()
+        }
     }
 }

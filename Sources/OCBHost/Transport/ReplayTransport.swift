@@ -9,14 +9,15 @@ import OCBHCI
 ///
 /// On open the file is read (errors thrown as ``HCITransportError/replayUnreadable(path:reason:)``) and the
 /// controller's packets before the host's first one are played. Each packet the host sends goes to the mode's engine
-/// (``StrictReplay``, ``TolerantReplay``), and what it answers is played on the host's queue. Time is the recording's:
-/// the transport's ``clock`` (a ``ReplayClock``) moves to each played packet's timestamp, and while the recording waits
-/// for the host, a host deadline that falls before the recording's next host packet is reached at once (the host's
-/// timeouts happen where the recording has them, without waiting for them). A 10-minute session plays in
-/// milliseconds, the same way every run.
+/// (``StrictReplay``, ``TolerantReplay``), and what it answers is played on the host's queue, one packet per turn of
+/// the queue. Time is the recording's: in a strict replay the transport's ``clock`` (a ``ReplayClock``) moves to each
+/// played packet's timestamp (a host deadline that falls before it runs first), and while the recording waits for the
+/// host, the host's deadlines before the recording's next host packet pass at once (its timeouts happen where the
+/// recording has them, without waiting for them). A tolerant replay plays its answers at once and lets up to
+/// ``horizon`` of deadlines pass whenever it waits. A 10-minute session plays in milliseconds, the same way every run.
 ///
-/// A strict mismatch ends the transport with ``HCITransportError/replayMismatch(_:)`` (the host reports the
-/// controller lost, with the mismatch as the reason). A recording is played once per ``ReplaySession``: opening it
+/// A strict mismatch is thrown from ``send(_:)`` and ends the transport with ``HCITransportError/replayMismatch(_:)``
+/// (the host reports the controller lost, with the mismatch as the reason). A recording is played once per ``ReplaySession``: opening it
 /// again (a host retrying a lost controller) throws ``HCITransportError/replayFinished(path:)``.
 public final class ReplayTransport: HCITransport, @unchecked Sendable {
     private enum Engine {
@@ -35,6 +36,13 @@ public final class ReplayTransport: HCITransport, @unchecked Sendable {
     private var baseTimestamp: Int64?
     private var origin = ContinuousClock.now
     private var closed = false
+    /// The mismatch that ended a strict replay: every later send throws it.
+    private var failure: ReplayMismatch?
+    /// Records waiting to be played, in order (one per turn of the host's queue, so a host deadline they pass runs
+    /// before the next one). Bounded by the recording: each record is played at most once per host packet matched.
+    private var waiting: [ReplayRecord] = []
+    private var waitingHead = 0
+    private var playing = false
 
     /// A transport for `session`; nothing is read until open.
     public init(session: ReplaySession) { self.session = session }
@@ -72,14 +80,20 @@ public final class ReplayTransport: HCITransport, @unchecked Sendable {
         play(opening)
     }
 
-    /// Hands `packet` to the engine and plays its answer; a strict mismatch closes the transport with it.
-    /// Throws ``HCITransportError/notOpen`` before open or after close.
+    /// Hands `packet` to the engine and plays its answer. Throws ``HCITransportError/replayMismatch(_:)`` when a strict
+    /// replay meets a packet the recording does not have there (then for every later packet too, and the transport
+    /// closes with it), ``HCITransportError/notOpen`` before open or after close.
     public func send(_ packet: HCIPacket) throws(HCITransportError) {
         lock.lock()
+        if let failure {
+            lock.unlock()
+            throw .replayMismatch(failure)
+        }
         guard !closed, var current = engine else {
             lock.unlock()
             throw .notOpen
         }
+        engine = nil  // the engine is changed in place, not copied
         var answer: [ReplayRecord] = []
         var mismatch: ReplayMismatch?
         switch current {
@@ -91,11 +105,12 @@ public final class ReplayTransport: HCITransport, @unchecked Sendable {
             current = .tolerant(tolerant)
         }
         engine = current
+        if let mismatch { failure = mismatch }
         lock.unlock()
         if let mismatch {
             session.record(mismatch)
             end(.replayMismatch(mismatch))
-            return
+            throw .replayMismatch(mismatch)
         }
         play(answer)
     }
@@ -124,42 +139,83 @@ public final class ReplayTransport: HCITransport, @unchecked Sendable {
         queue.async { onClose(error) }
     }
 
-    /// Plays `records` on the host's queue, each at its time, then lets the host's due deadlines pass.
+    /// Plays `records` on the host's queue after those already waiting, one per turn of the queue, each at its time;
+    /// then lets the host's due deadlines pass.
     private func play(_ records: [ReplayRecord]) {
-        guard let queue = lock.withLock({ self.queue }) else { return }
-        for record in records {
-            let instant = self.instant(of: record.timestamp)
-            queue.async { [self] in
-                guard let deliver = lock.withLock({ closed ? nil : onPacket }) else { return }
-                replayClock.advance(to: instant)
-                deliver(record.packet)
-            }
+        let start: DispatchQueue? = lock.withLock {
+            guard !closed, let queue else { return nil }
+            waiting += records
+            guard !playing else { return nil }
+            playing = true
+            return queue
         }
-        queue.async { [self] in passDueDeadlines() }
+        start?.async { [self] in playNext() }
     }
 
-    /// While the recording waits for the host: a host deadline before the recording's next host packet is reached now
-    /// (in the recording, it passed before the host sent that packet); past the recording's last host packet, every
-    /// deadline is (nothing will come: a request left unanswered times out at once, 30 s of recording time in no time).
-    /// One at a time, re-checked after each.
-    private func passDueDeadlines() {
-        let next: Int64?? = lock.withLock {
-            guard !closed else { return nil }
+    /// One step of playing: a host deadline that falls before the next record runs first (the clock is moved to it
+    /// and the step comes again after its handler); else the record is played at its time.
+    private func playNext() {
+        let step: (record: ReplayRecord, deliver: @Sendable (HCIPacket) -> Void, queue: DispatchQueue)? = lock.withLock {
+            guard !closed, let onPacket, let queue, waitingHead < waiting.count else {
+                playing = false
+                waiting.removeAll(keepingCapacity: true)
+                waitingHead = 0
+                return nil
+            }
+            return (waiting[waitingHead], onPacket, queue)
+        }
+        guard let step else { return passDueDeadlines(until: nil) }
+        // A strict replay plays on the recording's clock; a tolerant one plays each answer now (the other stack's
+        // timeline says nothing of this one's: its time moves only while it waits, below).
+        let instant = session.mode == .strict ? self.instant(of: step.record.timestamp) : replayClock.now
+        if let earliest = replayClock.earliestWait, earliest < instant {
+            replayClock.advance(to: earliest)  // its handler is queued now: it runs before the record, as it did live
+            step.queue.async { [self] in playNext() }
+            return
+        }
+        lock.withLock { waitingHead += 1 }
+        replayClock.advance(to: instant)
+        step.deliver(step.record.packet)
+        step.queue.async { [self] in playNext() }
+    }
+
+    /// While the recording waits for the host, its deadlines pass up to a limit fixed when the wait starts, one at a
+    /// time, re-checked after each (a periodic timer cannot spin the replay: it stops at the limit).
+    /// - Strict: up to the recording's next host packet (in the recording they passed before the host sent it), then
+    ///   the clock moves to just before that packet's time, where the host sent it (its own deadlines count from
+    ///   there). Past the last host packet: up to ``horizon`` after the last record (a request left unanswered times
+    ///   out at once).
+    /// - Tolerant: up to ``horizon`` from now (scan-response waits end, timers of a scan run; every request has been
+    ///   answered already).
+    private func passDueDeadlines(until fixed: ContinuousClock.Instant?) {
+        let state: (next: Int64?, last: Int64)? = lock.withLock {
+            guard !closed, !playing else { return nil }  // records still to play come first
             switch engine {
-            case .strict(let strict)?: return .some(strict.nextHostTimestamp)
-            case .tolerant(let tolerant)?: return .some(tolerant.nextHostTimestamp)
+            case .strict(let strict)?: return (strict.nextHostTimestamp, strict.lastTimestamp)
+            case .tolerant(let tolerant)?: return (nil, tolerant.lastTimestamp)
             case nil: return nil
             }
         }
-        guard let next, let earliest = replayClock.earliestWait else { return }
-        if let next, earliest > instant(of: next) { return }
+        guard let state else { return }
+        let limit = fixed ?? {
+            if session.mode == .tolerant { return replayClock.now + Self.horizon }
+            return state.next.map { instant(of: $0) } ?? instant(of: state.last) + Self.horizon
+        }()
+        guard let earliest = replayClock.earliestWait, earliest <= limit else {
+            if session.mode == .strict, let next = state.next { replayClock.advance(to: instant(of: next) - .microseconds(1)) }
+            return
+        }
         replayClock.advance(to: earliest)
-        lock.withLock { queue }?.async { [self] in passDueDeadlines() }
+        lock.withLock { queue }?.async { [self] in passDueDeadlines(until: limit) }
     }
+
+    /// How far past its last record a replay lets the host's deadlines pass: 60 s, beyond the ATT transaction timeout
+    /// (30 s, Core v5.4 Vol 3 Part F §3.3.3) and the command timeout.
+    static let horizon = Duration.seconds(60)
 
     /// The host-clock instant of a capture timestamp: the replay's start plus the time since the first record.
     private func instant(of timestamp: Int64) -> ContinuousClock.Instant {
-        let base = lock.withLock { baseTimestamp } ?? timestamp
+        let (base, origin) = lock.withLock { (baseTimestamp ?? timestamp, self.origin) }
         let (offset, overflow) = timestamp.subtractingReportingOverflow(base)
         return origin + .microseconds(overflow ? 0 : max(0, offset))
     }

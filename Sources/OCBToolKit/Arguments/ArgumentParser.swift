@@ -143,6 +143,9 @@ public enum ArgumentParser {
         case .btsnoop:
             guard !value.isEmpty else { throw UsageError("--btsnoop needs a file name", usage: usage) }
             invocation.btsnoopPath = value
+        case .exportDB:
+            guard !value.isEmpty else { throw UsageError("--export-db needs a file name", usage: usage) }
+            invocation.exportDatabasePath = value
         case .timeout, .duration:
             guard let duration = DurationText.parse(value) else {
                 throw UsageError("--\(option.rawValue) \"\(value)\" is not a duration (seconds, e.g. 10, 2.5s, 500ms, 1m)", usage: usage)

@@ -25,6 +25,8 @@ public struct Invocation: Hashable, Sendable {
     public var json: Bool = false
     /// `--btsnoop FILE`: record the session here.
     public var btsnoopPath: String?
+    /// `--export-db FILE`: where `decode` writes the database the capture reveals.
+    public var exportDatabasePath: String?
     /// `--timeout`: connection and request timeout (nil: the command's default).
     public var timeout: Duration?
     /// `--duration`: how long to scan or stream (nil: until interrupted).

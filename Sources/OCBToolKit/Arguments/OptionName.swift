@@ -24,13 +24,15 @@ public enum OptionName: String, CaseIterable, Hashable, Sendable {
     case hex
     /// `--text`: the VALUE is UTF-8 text.
     case text
+    /// `--export-db FILE`: `decode` writes the GATT database the capture reveals to FILE (``DatabaseExport``).
+    case exportDB = "export-db"
     /// `--help` / `-h`: usage.
     case help
 
     /// True when the option needs a value.
     public var takesValue: Bool {
         switch self {
-        case .transport, .btsnoop, .timeout, .duration, .service: true
+        case .transport, .btsnoop, .timeout, .duration, .service, .exportDB: true
         default: false
         }
     }
@@ -47,6 +49,7 @@ public enum OptionName: String, CaseIterable, Hashable, Sendable {
         case .duration: "--duration SECONDS"
         case .service: "--service UUID"
         case .hex: "--hex|--text"
+        case .exportDB: "--export-db FILE"
         default: "--\(rawValue)"
         }
     }

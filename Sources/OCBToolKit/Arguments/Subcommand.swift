@@ -40,6 +40,7 @@ public enum Subcommand: String, CaseIterable, Hashable, Sendable {
         case .scan: [.duration, .passive, .service, .duplicates]
         case .write: [.withoutResponse, .hex, .text]
         case .notify: [.duration]
+        case .decode: [.exportDB]
         default: []
         }
     }
