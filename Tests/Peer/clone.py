@@ -17,7 +17,7 @@ import sys
 
 from bumble import att
 from bumble.core import UUID
-from bumble.gatt import Characteristic, CharacteristicDeclaration, Descriptor, Service
+from bumble.gatt import Characteristic, CharacteristicDeclaration, CharacteristicValue, Descriptor, Service
 
 CCCD = 0x2902
 FORMAT = 'opencorebluetooth-gatt-database'
@@ -69,7 +69,7 @@ def _value(initial: bytes):
     def write(_connection, value):
         state['value'] = bytes(value)
 
-    return att.CharacteristicValue(read=read, write=write)
+    return CharacteristicValue(read=read, write=write)
 
 
 def services(database: dict) -> tuple[list[Service], list[int]]:
