@@ -70,4 +70,36 @@ import Testing
         }
         central.request("disconnect") { central.manager.cancelPeripheralConnection(peripheral) }
     }
+
+    @Test("a tolerant replay says what it answered by default: one [CoreBluetooth] line per kind, naming the command")
+    func tolerantReplayNamesWhatItMadeUp() throws {
+        let lines = NoticeLines(marker: "replay (tolerant)")
+        defer { lines.remove() }
+        let path = ReplayTests.root.appendingPathComponent("Fixtures/captures/wristband-read-blob-acl-fragments-smp.btsnoop").path
+        let central = LiveCentral(transport: "replay-tolerant:" + path)
+        #expect(central.wait(within: 5) { $0 == "state poweredOn" } != nil)
+        central.manager.scanForPeripherals(withServices: nil, options: nil)
+        #expect(central.wait(within: 5) { $0.hasPrefix("discover Pokemon GO Plus") } != nil)
+        // The phone never sent this stack's extended scan commands (it scanned with the legacy ones).
+        #expect(poll(within: 2) { lines.lines.contains { $0.contains("command 0x2041 LE Set Extended Scan Parameters: answered as a plain controller would") } },
+                "\(lines.lines)")
+        #expect(Set(lines.lines).count == lines.lines.count, "each kind once")
+        central.manager.stopScan()
+    }
+}
+
+/// Collects the `[CoreBluetooth]` lines containing `marker`; other lines pass on to the previous sink.
+final class NoticeLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var captured: [String] = []
+    private var previous: (@Sendable (String) -> Void)?
+
+    init(marker: String) {
+        previous = Diagnostics.setSink { [self] line in
+            if line.contains(marker) { lock.withLock { captured.append(line) } } else { previous?(line) }
+        }
+    }
+
+    func remove() { if let previous { Diagnostics.setSink(previous) } }
+    var lines: [String] { lock.withLock { captured } }
 }

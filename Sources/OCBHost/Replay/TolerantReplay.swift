@@ -95,6 +95,9 @@ public struct TolerantReplay: Sendable {
     /// The capture time of the last packet played (the replay's "now").
     public var lastTimestamp: Int64 { playedTimestamp }
 
+    /// The kinds of ``unmatched``, in the order met, without their counts.
+    public var unmatchedKinds: [String] { unmatchedOrder }
+
     /// Always nil: the other stack's timeline says nothing of when this one sends (``ReplayTransport`` plays a
     /// tolerant replay's answers at once and lets the host's time move only while it waits).
     public var nextHostTimestamp: Int64? { nil }

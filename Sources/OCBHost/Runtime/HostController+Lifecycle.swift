@@ -136,6 +136,7 @@ extension HostController {
         record(packet, direction: .sent)
         do {
             try transport.send(packet)
+            for notice in transport.takeNotices() { emit(.notice(notice)) }
         } catch {
             emit(.transportLost("send failed: \(error)"))
             tearDown(.transportFailed("\(error)"), reason: .unspecifiedError)

@@ -39,6 +39,11 @@ public protocol HCITransport: AnyObject, Sendable {
     /// The clock the host must read and wait on while this transport is open, or nil for the system's
     /// (``SystemHostClock``). A transport playing a recording gives its ``ReplayClock``.
     var clock: (any HostClock)? { get }
+
+    /// Lines worth telling the app's developer that arose since the last call (a tolerant replay's answers by default:
+    /// "replay (tolerant): command 0x2041 …: answered as a plain controller would"); the host logs each once, after a
+    /// send. Empty for a transport with nothing to say.
+    func takeNotices() -> [String]
 }
 
 extension HCITransport {
@@ -48,4 +53,6 @@ extension HCITransport {
     public var isBehind: Bool { false }
     /// Nil: the system's clock.
     public var clock: (any HostClock)? { nil }
+    /// Nothing to say.
+    public func takeNotices() -> [String] { [] }
 }

@@ -43,6 +43,8 @@ public final class ReplayTransport: HCITransport, @unchecked Sendable {
     private var waiting: [ReplayRecord] = []
     private var waitingHead = 0
     private var playing = false
+    /// How many of the tolerant engine's unmatched kinds ``takeNotices()`` has given.
+    private var noticed = 0
 
     /// A transport for `session`; nothing is read until open.
     public init(session: ReplaySession) { self.session = session }
@@ -117,6 +119,16 @@ public final class ReplayTransport: HCITransport, @unchecked Sendable {
 
     /// Stops the replay; `onClose(nil)` follows on the queue. Idempotent.
     public func close() { end(nil) }
+
+    /// The tolerant engine's unmatched kinds met since the last call, one line each ("replay (tolerant): …").
+    public func takeNotices() -> [String] {
+        lock.withLock {
+            guard case .tolerant(let tolerant) = engine else { return [] }
+            let kinds = tolerant.unmatchedKinds
+            defer { noticed = kinds.count }
+            return kinds.dropFirst(noticed).map { "replay (tolerant): " + $0 }
+        }
+    }
 
     /// What the tolerant engine could not match so far (empty for a strict replay).
     public var unmatched: [String] {
