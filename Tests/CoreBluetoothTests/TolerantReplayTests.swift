@@ -28,6 +28,7 @@ import Testing
 
     @Test("a capture of another stack replays tolerantly: scan, connect, whole discovery reach the database tshark reads in it",
           arguments: ["bottle-legacy-conn-complete-adv-reports", "escooter-ext-adv-nonlegacy-acl-fragments",
+                      "lock-legacy-adv-discovery-indications",
                       "scooter-ext-adv-mtu517-indications", "toy-legacy-conn-cycles-notify-heavy",
                       "treadmill-legacy-adv-notifications", "wristband-read-blob-acl-fragments-smp"])
     func captureReplaysTolerantly(_ capture: String) throws {

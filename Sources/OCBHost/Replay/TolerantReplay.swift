@@ -10,7 +10,8 @@ import OCBHCI
 ///   plain controller would (``ReplayDefaults``): success and typical values for the commands of bring-up, scanning
 ///   and connecting; Unknown HCI Command (0x01) for any other. Both are listed in ``unmatched``.
 /// - **Consequences.** Enabling a scan plays every advertising report of the recording, in order (the app looks for
-///   its device among all the other stack heard, whenever it scanned). A connect plays the recording's connection complete for the
+///   its device among all the other stack heard, whenever it scanned), and one made-up connectable report without
+///   data for each peer the recording connected to but never heard advertise (the other stack knew it already). A connect plays the recording's connection complete for the
 ///   same peer address (made up when it has none, on the recording's first ACL handle). A disconnect plays its
 ///   Disconnection Complete (made up when it has none). These packets take the time of the last one played (the
 ///   other stack's timeline is not this one's). A connect being completed at once, cancelling one answers Command
@@ -177,7 +178,21 @@ public struct TolerantReplay: Sendable {
     /// Every advertising report of the recording, in order (whichever scans the other stack ran, and whenever: the
     /// app looks for its device among all it heard).
     private mutating func advertisingReports() -> [ReplayRecord] {
-        let out = records.filter { $0.direction == .received && Self.isAdvertisingReport($0.packet) }.map(retimed)
+        var out = records.filter { $0.direction == .received && Self.isAdvertisingReport($0.packet) }.map(retimed)
+        // A peer the recording connected to without hearing it advertise (the other stack knew it) is made to
+        // advertise once, connectable and without data, so that an app can find it as it finds any device.
+        var heard = Set(out.compactMap { Self.reportedAddress($0.packet) })
+        for record in records where record.direction == .received {
+            let bytes = record.packet.bytes
+            guard record.packet.type == .event, bytes.count >= 13, bytes[0] == 0x3E, [0x01, 0x0A, 0x29].contains(bytes[2]),
+                  bytes[3] == 0x00 else { continue }
+            let address = Array(bytes[7..<13])
+            guard address != [0, 0, 0, 0, 0, 0], !heard.contains(address) else { continue }
+            heard.insert(address)
+            note("scan: \(Self.addressText(address)) never advertised in the recording; made it advertise (connectable, no data)")
+            // LE Advertising Report (Vol 4 Part E §7.7.65.2): one report, ADV_IND, its address type, no data, −60 dBm.
+            out.append(made(HCIPacket(type: .event, bytes: [0x3E, 0x0C, 0x02, 0x01, 0x00, bytes[6] & 0x01] + address + [0x00, 0xC4])))
+        }
         if out.isEmpty { note("scan: the recording has no advertising reports") }
         return out
     }
@@ -330,6 +345,16 @@ public struct TolerantReplay: Sendable {
         if bytes[0] == 0x0E { return UInt16(bytes[3]) | UInt16(bytes[4]) << 8 }
         if bytes[0] == 0x0F, bytes.count >= 6 { return UInt16(bytes[4]) | UInt16(bytes[5]) << 8 }
         return nil
+    }
+
+    /// The address of the first report of an LE Advertising Report (0x02: after subevent, count, event type, address
+    /// type) or LE Extended Advertising Report (0x0D: after subevent, count, 2-byte event type, address type); nil else.
+    static func reportedAddress(_ packet: HCIPacket) -> [UInt8]? {
+        let bytes = packet.bytes
+        guard packet.type == .event, bytes.count >= 3, bytes[0] == 0x3E else { return nil }
+        let start = bytes[2] == 0x02 ? 6 : bytes[2] == 0x0D ? 7 : nil
+        guard let start, bytes.count >= start + 6 else { return nil }
+        return Array(bytes[start..<(start + 6)])
     }
 
     /// LE Advertising Report (0x02), LE Extended Advertising Report (0x0D) or LE Directed Advertising Report (0x0B).
