@@ -6,7 +6,9 @@ import Testing
 /// A session against the peer's "OCB Alpha" (Tests/Peer/README.md) covering what issue #14 asks a golden recording to
 /// hold: scan, connect, whole discovery (services, characteristics, descriptors), reads (a long read of 512 bytes),
 /// writes (with response, to a descriptor), notifications and indications (the peer's burst control), ATT errors (Read
-/// Not Permitted 0x02, Write Not Permitted 0x03, Insufficient Authentication 0x05), disconnect.
+/// Not Permitted 0x02, Write Not Permitted 0x03, Insufficient Authentication 0x05), disconnect; then a second
+/// connection at ATT_MTU 23 with a long write (Prepare Write / Execute Write) read back by a long read. Reliable writes
+/// are not in it: CoreBluetooth's API has none (Apple's framework never exposes Reliable Writes).
 ///
 /// The transcript is the recorder's log with discoveries of other advertisers left out (which of them arrive before
 /// `stopScan` depends on the delegate queue's timing, not on the wire).
@@ -16,8 +18,10 @@ enum GoldenSession {
     static let transcript = "Fixtures/golden/alpha-session.transcript"
 
     /// Runs the script on `central` (waiting at most `seconds` per step); returns the transcript, or nil when a step
-    /// got no answer (the transcript so far is in `central.recorder.log`).
-    static func run(_ central: LiveCentral, within seconds: Double = 10) -> [String]? {
+    /// got no answer (the transcript so far is in `central.recorder.log`). `setMTU`, live only, has the peer answer
+    /// the next Exchange MTU with its argument (the second connection's 23 makes a 100-byte write a long write: Prepare
+    /// Write Requests and an Execute Write Request, Core v5.4 Vol 3 Part G §4.9.4); a replay has it in the recording.
+    static func run(_ central: LiveCentral, within seconds: Double = 10, setMTU: ((Int) -> Void)? = nil) -> [String]? {
         guard central.wait(within: seconds, { $0 == "state poweredOn" }) != nil else { return nil }
         let mark = central.recorder.log.count
         central.manager.scanForPeripherals(withServices: nil, options: nil)
@@ -56,6 +60,19 @@ enum GoldenSession {
               step("wrote \(control.uuid.uuidString)", { alpha.writeValue(Data([0x02, 0x02, 0x00]), for: control, type: .withResponse) }),
               central.wait(from: mark, within: seconds, { $0 == "value \(indicateBurst.uuid.uuidString) [1, 0, 2, 0]" }) != nil,
               step("notifying \(indicateBurst.uuid.uuidString) false", { alpha.setNotifyValue(false, for: indicateBurst) }),
+              step("disconnect", { central.manager.cancelPeripheralConnection(alpha) }) else { return nil }
+        // Second connection at ATT_MTU 23: a long write (100 bytes, 5 Prepare Writes and an Execute), read back with a
+        // long read (Read Blob Requests).
+        setMTU?(23)
+        defer { setMTU?(0) }
+        let long = Data((0..<100).map { UInt8($0) })
+        guard step("connect", { central.manager.connect(alpha, options: nil) }),
+              step("services ", { alpha.discoverServices([CBUUID(string: alphaUUID("0001"))]) }),
+              let test = alpha.services?.first,
+              step("characteristics \(test.uuid.uuidString)", { alpha.discoverCharacteristics([CBUUID(string: alphaUUID("0004"))], for: test) }),
+              let target = test.characteristics?.first,
+              step("wrote \(target.uuid.uuidString)", { alpha.writeValue(long, for: target, type: .withResponse) }),
+              step("value \(target.uuid.uuidString)", { alpha.readValue(for: target) }),
               step("disconnect", { central.manager.cancelPeripheralConnection(alpha) }) else { return nil }
         return transcript(central.recorder.log)
     }

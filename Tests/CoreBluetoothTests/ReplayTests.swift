@@ -32,11 +32,21 @@ private final class ReplayWarnings: @unchecked Sendable {
         var live: [String]?
         do {
             let central = LiveCentral(transport: try LivePeer.transport(6), options: [CBCentralManagerOptionBtsnoopPathKey: file])
-            live = GoldenSession.run(central)
+            let peer = try LivePeer.shared()
+            live = GoldenSession.run(central, setMTU: { mtu in _ = try? peer.send("mtu \(mtu) 6") })
             #expect(live != nil, "the live session stopped: \(central.recorder.log.suffix(5))")
             central.manager.delegate = nil
         }
         let recorded = try #require(live)
+        // The second connection's write went as a long write: Prepare Write Requests (0x16) of 18 bytes (ATT_MTU 23 − 5)
+        // and one Execute Write Request (0x18) with Flags 0x01 (Core v5.4 Vol 3 Part F §3.4.6).
+        let sent = try CaptureFile.read(bytes: [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))).records.compactMap { record -> [UInt8]? in
+            guard record.direction == .sent, let packet = record.packet, packet.type == .acl, packet.bytes.count > 8,
+                  packet.bytes[6] == 0x04, packet.bytes[7] == 0x00 else { return nil }
+            return Array(packet.bytes.dropFirst(8))
+        }
+        #expect(sent.filter { $0.first == 0x16 }.count == 6, "100 bytes in 18-byte parts")
+        #expect(sent.contains([0x18, 0x01]))
         #expect(recorded.contains("value \(alphaUUID("000A")) nil error=ATT.2"), "Read Not Permitted is in the session")
         #expect(recorded.contains("wrote \(alphaUUID("000B")) error=ATT.3"), "Write Not Permitted is in the session")
 

@@ -96,6 +96,25 @@ def failing(read_error: int | None, write_error: int | None) -> CharacteristicVa
     return CharacteristicValue(read=read if read_error else None, write=write if write_error else None)
 
 
+def install_mtu_limits(server) -> dict:
+    """Makes the server's Exchange MTU answer (Core v5.4 Vol 3 Part F §3.4.2.2) depend on the client: the returned map,
+    client address text → server Rx MTU, overrides the server's maximum for that client (control line `mtu`)."""
+    limits: dict[str, int] = {}
+    original = server.on_att_exchange_mtu_request
+
+    def limited(bearer, request):
+        address = str(getattr(bearer, 'peer_address', '')).split('/')[0]
+        saved = server.max_mtu
+        server.max_mtu = limits.get(address, saved)
+        try:
+            original(bearer, request)
+        finally:
+            server.max_mtu = saved
+
+    server.on_att_exchange_mtu_request = limited
+    return limits
+
+
 def install_discovery_fault(server, app) -> None:
     """Alpha's control 07: while `app.break_discovery` is set, Read By Type Requests for «Characteristic» (0x2803)
     starting inside the Tx Power secondary service (0x0024-0x0026) get ATT_READ_BY_TYPE_RSP with Length 0, which

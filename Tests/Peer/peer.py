@@ -62,6 +62,7 @@ async def make_advertiser(link: PeerLink, name: str, address: str, adv_type: int
         databases.fix_include_declarations(device.gatt_server)
         if name == 'alpha':
             databases.install_discovery_fault(device.gatt_server, app)
+        app.mtu_limits = databases.install_mtu_limits(device.gatt_server)
     await device.power_on()
     await device.start_advertising(advertising_type=AdvertisingType(adv_type), own_address_type=1,
                                    auto_restart=adv_type == adv.ADV_TYPE_IND, advertising_data=adv_data,
@@ -220,6 +221,19 @@ class Peer:
                 index = int(rest[0]) if rest else 0
                 dropped = self.servers[index].drop_client()
                 return f'OK drop {index}' if dropped else f'ERR drop {index}: no client'
+            if cmd == 'mtu':
+                # mtu N [CONTROLLER]: alpha and bravo answer Exchange MTU with N to that host controller's connections
+                # (0: their maximum again); other controllers are not affected.
+                mtu = int(rest[0], 0)
+                index = int(rest[1]) if len(rest) > 1 else 0
+                if mtu != 0 and not 23 <= mtu <= 517:
+                    return f'ERR mtu {mtu}: 23...517 or 0'
+                for app in self.apps.values():
+                    if mtu == 0:
+                        app.mtu_limits.pop(host_public_address(index), None)
+                    else:
+                        app.mtu_limits[host_public_address(index)] = mtu
+                return f'OK mtu {mtu} {index}'
             if cmd == 'restore':
                 for app in self.apps.values():
                     if isinstance(app, databases.AlphaApp):
