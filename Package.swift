@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "OCBAdvertising", targets: ["OCBAdvertising"]),
         .library(name: "OCBHCI", targets: ["OCBHCI"]),
         .library(name: "OCBL2CAP", targets: ["OCBL2CAP"]),
+        .library(name: "OCBSMP", targets: ["OCBSMP"]),
         .library(name: "OCBATT", targets: ["OCBATT"]),
         .library(name: "OCBGATT", targets: ["OCBGATT"]),
         .library(name: "OCBHost", targets: ["OCBHost"]),
@@ -17,20 +18,21 @@ let package = Package(
     ],
     targets: [
         .target(name: "OCBCore"),
+        .systemLibrary(
+            name: "COCBCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         .target(name: "OCBAdvertising", dependencies: ["OCBCore"]),
         .target(name: "OCBHCI", dependencies: ["OCBCore"]),
         .target(name: "OCBL2CAP", dependencies: ["OCBCore", "OCBHCI"]),
+        .target(name: "OCBSMP", dependencies: ["OCBCore", "COCBCrypto"]),
         .target(name: "OCBATT", dependencies: ["OCBCore"]),
         .target(name: "OCBGATT", dependencies: ["OCBCore", "OCBATT"]),
         .systemLibrary(
             name: "COCBBlueZ",
             pkgConfig: "bluez",
             providers: [.apt(["libbluetooth-dev"])]
-        ),
-        .systemLibrary(
-            name: "COCBCrypto",
-            pkgConfig: "libcrypto",
-            providers: [.apt(["libssl-dev"])]
         ),
         .target(name: "OCBHost", dependencies: ["OCBCore", "OCBAdvertising", "OCBHCI", "OCBL2CAP", "OCBATT", "OCBGATT", "COCBBlueZ"]),
         .target(name: "OCBToolKit", dependencies: ["OCBCore", "OCBAdvertising", "OCBHCI", "OCBL2CAP", "OCBATT", "OCBGATT"]),
@@ -47,6 +49,7 @@ let package = Package(
         .testTarget(name: "OCBAdvertisingTests", dependencies: ["FuzzSupport", "OCBAdvertising", "OCBCore", "OCBHCI"]),
         .testTarget(name: "OCBHCITests", dependencies: ["FuzzSupport", "OCBHCI", "OCBAdvertising", "OCBCore"]),
         .testTarget(name: "OCBL2CAPTests", dependencies: ["FuzzSupport", "OCBL2CAP", "OCBHCI", "OCBCore"]),
+        .testTarget(name: "OCBSMPTests", dependencies: ["OCBSMP", "OCBCore"]),
         .testTarget(name: "OCBATTTests", dependencies: ["FuzzSupport", "OCBATT", "OCBL2CAP", "OCBHCI", "OCBCore"]),
         .testTarget(name: "OCBGATTTests", dependencies: ["FuzzSupport", "OCBGATT", "OCBATT", "OCBCore", "PeerSupport", "OCBHost", "OCBHCI"]),
         .testTarget(name: "OCBHostTests", dependencies: ["FuzzSupport", "OCBHost", "OCBGATT", "OCBHCI", "OCBCore", "PeerSupport"]),
