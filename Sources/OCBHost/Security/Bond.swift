@@ -1,0 +1,63 @@
+// What a bond keeps of a paired peer: its identity and the keys distributed during pairing.
+
+import OCBCore
+
+/// The keys of one bonded peer (Core v5.4 Vol 3 Part H §3.6, §2.4), as the key store writes them.
+///
+/// Keys are 32 lower-case hex digits, most significant octet first (as ``OCBSMP/SMPCrypto`` takes them). `ediv` and
+/// `rand` identify a legacy LTK (both 0 for Secure Connections, §2.4.2.3); `keySize` is 7...16 octets;
+/// `authenticated` says the key came with MITM protection (Passkey Entry, Numeric Comparison, OOB), `secureConnections`
+/// that it came from LE Secure Connections.
+public struct Bond: Codable, Hashable, Sendable {
+    /// The peer's identity address ("C1:A0:00:00:00:01"; its resolvable private addresses resolve to it with the IRK).
+    public var peer: String
+    /// "public" or "random" (a static random identity address).
+    public var peerAddressType: String
+    /// The Long Term Key.
+    public var longTermKey: String
+    /// The Encrypted Diversifier of a legacy LTK (0 for Secure Connections).
+    public var ediv: UInt16
+    /// The 64-bit Rand of a legacy LTK, 16 hex digits (zeros for Secure Connections).
+    public var rand: String
+    /// The negotiated encryption key size, octets.
+    public var keySize: Int
+    /// True when the key was made with MITM protection.
+    public var authenticated: Bool
+    /// True for an LE Secure Connections key.
+    public var secureConnections: Bool
+    /// The peer's Identity Resolving Key, when it distributed one.
+    public var identityResolvingKey: String?
+    /// The peer's Connection Signature Resolving Key, when it distributed one.
+    public var signatureKey: String?
+    /// When the bond was made, ISO 8601 UTC.
+    public var created: String
+
+    /// Makes a bond.
+    public init(peer: String, peerAddressType: String, longTermKey: String, ediv: UInt16 = 0, rand: String = "0000000000000000",
+                keySize: Int = 16, authenticated: Bool, secureConnections: Bool, identityResolvingKey: String? = nil,
+                signatureKey: String? = nil, created: String) {
+        self.peer = peer
+        self.peerAddressType = peerAddressType
+        self.longTermKey = longTermKey
+        self.ediv = ediv
+        self.rand = rand
+        self.keySize = keySize
+        self.authenticated = authenticated
+        self.secureConnections = secureConnections
+        self.identityResolvingKey = identityResolvingKey
+        self.signatureKey = signatureKey
+        self.created = created
+    }
+
+    /// Nil when the bond is well formed; else what is wrong ("longTermKey is not 32 hex digits").
+    public var problem: String? {
+        if BluetoothAddress(peer) == nil { return "peer \"\(peer)\" is not an address" }
+        if !["public", "random"].contains(peerAddressType) { return "peerAddressType \"\(peerAddressType)\" is not public or random" }
+        for (name, value) in [("longTermKey", longTermKey), ("identityResolvingKey", identityResolvingKey), ("signatureKey", signatureKey)] {
+            if let value, value.count != 32 || Hex.bytes(value) == nil { return "\(name) is not 32 hex digits" }
+        }
+        if rand.count != 16 || Hex.bytes(rand) == nil { return "rand is not 16 hex digits" }
+        if !(7...16).contains(keySize) { return "keySize \(keySize) is not 7...16" }
+        return nil
+    }
+}
