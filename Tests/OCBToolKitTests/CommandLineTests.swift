@@ -91,6 +91,19 @@ struct CommandLineTests {
         #expect(run.stderrLines.last?.contains("cannot replay /etc/hostname") == true, "\(run.stderrLines)")
     }
 
+    @Test("a strict replay of another stack's capture: the mismatch at its first packet, named, and exit 1 at once")
+    func strictReplayOfAForeignCapture() throws {
+        let path = Paths.captures.appendingPathComponent("wristband-read-blob-acl-fragments-smp.btsnoop").path
+        let run = try ToolRunner.run(["scan", "--duration", "1", "--transport", "replay:" + path])
+        #expect(run.status == 1)
+        // The phone's first packet is its vendor command 0xFD57; this stack starts with HCI Reset (0x0C03).
+        #expect(run.stderrLines.contains { $0.hasPrefix("[CoreBluetooth] WARNING: replay: the stack's packet 1 differs from record 1 of the recording at byte 1: recorded command 0xFD57") },
+                "\(run.stderrLines)")
+        #expect(run.stderrLines.last?.hasPrefix("cbtool: error: the replay of \(path) ended before the controller came up") == true)
+        let directory = try ToolRunner.run(["scan", "--duration", "1", "--transport", "replay:" + Paths.captures.path])
+        #expect(directory.stderrLines.last == "cbtool: error: cannot replay \(Paths.captures.path): it is a directory")
+    }
+
     @Test("OCB_TRANSPORT is the default transport and is checked the same way")
     func environmentTransport() throws {
         let run = try ToolRunner.run(["rssi", "C4:7C:8D:6A:3F:21"], environment: ["OCB_TRANSPORT": "bogus"])

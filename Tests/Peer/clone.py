@@ -88,8 +88,11 @@ def services(database: dict) -> tuple[list[Service], list[int]]:
                 descriptors.append((int(descriptor['handle']),
                                     Descriptor(_uuid(descriptor['uuid']), att.Attribute.READABLE | att.Attribute.WRITEABLE,
                                                _value(_bytes(descriptor.get('value'))))))
+            value = _bytes(item.get('value'))
+            if not value and str(item['uuid']).upper() == '2A00' and database['peer'].get('name'):
+                value = str(database['peer']['name']).encode()  # Device Name never read: the advertised name
             characteristic = Characteristic(_uuid(item['uuid']), Characteristic.Properties(properties & 0xFF),
-                                            _permissions(properties), _value(_bytes(item.get('value'))),
+                                            _permissions(properties), _value(value),
                                             descriptors=[descriptor for _, descriptor in descriptors])
             characteristics.append(characteristic)
             service_handles += [int(item['handle']), int(item['valueHandle'])] + [handle for handle, _ in descriptors]

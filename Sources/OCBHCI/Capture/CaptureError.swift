@@ -1,5 +1,7 @@
 // The typed errors of capture file reading and writing: what went wrong and where in the file.
 
+import OCBCore
+
 /// A capture file that cannot be read (or read to its end).
 ///
 /// Errors in the file header are thrown; an error met after some records (a truncated last record,
@@ -27,7 +29,7 @@ public enum CaptureError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .unknownFormat(magic):
-            "not a btsnoop, pcap or pcapng file (first bytes \(magic.map { String($0, radix: 16) }.joined(separator: " ")))"
+            "not a btsnoop, pcap or pcapng file (first bytes \(magic.isEmpty ? "none" : Hex.string(magic, separator: " ")))"
         case let .truncatedHeader(needed, available):
             "capture file header cut short: needed \(needed) bytes, \(available) available"
         case let .unsupportedVersion(version):

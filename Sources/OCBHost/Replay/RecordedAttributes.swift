@@ -91,6 +91,13 @@ struct RecordedAttributes: Sendable {
         }
     }
 
+    /// True when the recording shows an attribute at `handle` (a service, a characteristic declaration or value, or an
+    /// attribute Find Information listed).
+    func knows(_ handle: UInt16) -> Bool {
+        services[handle] != nil || characteristics[handle] != nil || information[handle] != nil
+            || characteristics.values.contains { $0.value == handle }
+    }
+
     /// The response the peer would give to `request` from what was learnt; nil when nothing learnt answers it (the
     /// caller answers Attribute Not Found or Invalid Handle).
     func answer(_ request: [UInt8]) -> [UInt8]? {

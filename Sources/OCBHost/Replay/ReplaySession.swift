@@ -48,6 +48,10 @@ public final class ReplaySession: @unchecked Sendable {
     }
 
     private func read() throws(HCITransportError) -> [ReplayRecord] {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw .replayUnreadable(path: path, reason: "it is a directory")
+        }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw .replayUnreadable(path: path, reason: FileManager.default.fileExists(atPath: path) ? "cannot be opened" : "no such file")
         }

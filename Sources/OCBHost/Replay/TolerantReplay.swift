@@ -21,7 +21,8 @@ import OCBHCI
 ///   peer sent until the recording's next request. A request the recording lacks is answered from the attributes the
 ///   recording reveals (``RecordedAttributes``: a discovery by UUID where the other stack discovered all, other
 ///   ranges, reads of values it read); failing that, with an Error Response: Attribute Not Found (0x0A) for
-///   discovery, Invalid Handle (0x01) otherwise, listed in ``unmatched``.
+///   discovery, Unlikely Error (0x0E) for an attribute the recording shows without its value, Invalid Handle (0x01)
+///   otherwise, listed in ``unmatched``.
 /// - **Flow control.** Every ACL packet sent is completed at once (Number Of Completed Packets, §7.7.19); the
 ///   recording's own ones, and answers to commands not asked, are never played.
 ///
@@ -184,14 +185,15 @@ public struct TolerantReplay: Sendable {
         var heard = Set(out.compactMap { Self.reportedAddress($0.packet) })
         for record in records where record.direction == .received {
             let bytes = record.packet.bytes
-            guard record.packet.type == .event, bytes.count >= 13, bytes[0] == 0x3E, [0x01, 0x0A, 0x29].contains(bytes[2]),
+            // LE (Enhanced) Connection Complete: subevent, status, handle (2), role, peer address type, peer address (6).
+            guard record.packet.type == .event, bytes.count >= 14, bytes[0] == 0x3E, [0x01, 0x0A, 0x29].contains(bytes[2]),
                   bytes[3] == 0x00 else { continue }
-            let address = Array(bytes[7..<13])
+            let address = Array(bytes[8..<14])
             guard address != [0, 0, 0, 0, 0, 0], !heard.contains(address) else { continue }
             heard.insert(address)
             note("scan: \(Self.addressText(address)) never advertised in the recording; made it advertise (connectable, no data)")
             // LE Advertising Report (Vol 4 Part E §7.7.65.2): one report, ADV_IND, its address type, no data, −60 dBm.
-            out.append(made(HCIPacket(type: .event, bytes: [0x3E, 0x0C, 0x02, 0x01, 0x00, bytes[6] & 0x01] + address + [0x00, 0xC4])))
+            out.append(made(HCIPacket(type: .event, bytes: [0x3E, 0x0C, 0x02, 0x01, 0x00, bytes[7] & 0x01] + address + [0x00, 0xC4])))
         }
         if out.isEmpty { note("scan: the recording has no advertising reports") }
         return out
@@ -202,8 +204,9 @@ public struct TolerantReplay: Sendable {
         let candidates = records.indices.lazy.filter { $0 >= start } + records.indices.lazy.filter { $0 < start }
         for position in candidates {
             let bytes = records[position].packet.bytes
-            guard records[position].direction == .received, records[position].packet.type == .event, bytes.count >= 13,
-                  bytes[0] == 0x3E, [0x01, 0x0A, 0x29].contains(bytes[2]), bytes[3] == 0x00, Array(bytes[7..<13]) == peer else { continue }
+            // Subevent, status, handle (2), role, peer address type, then the peer address at bytes 8-13 (§7.7.65.1, .10).
+            guard records[position].direction == .received, records[position].packet.type == .event, bytes.count >= 14,
+                  bytes[0] == 0x3E, [0x01, 0x0A, 0x29].contains(bytes[2]), bytes[3] == 0x00, Array(bytes[8..<14]) == peer else { continue }
             return retimed(records[position])
         }
         let handle = firstACLHandle ?? 0x0040
@@ -277,10 +280,15 @@ public struct TolerantReplay: Sendable {
         case 0x18:  // Execute Write: done (the parts were echoed)
             return [made(Self.attPacket([0x19], on: handle))]
         default:
-            let error: UInt8 = [0x04, 0x06, 0x08, 0x10].contains(opcode) ? 0x0A : 0x01
             let attHandle: [UInt8] = pdu.count >= 3 ? [pdu[1], pdu[2]] : [0, 0]
-            note("ATT \(Self.attName(opcode)) " + (pdu.count >= 3 ? "handle 0x" + String(UInt16(pdu[1]) | UInt16(pdu[2]) << 8, radix: 16) : "")
-                 + ": not in the recording, answered Error Response 0x" + String(error, radix: 16))
+            let handleValue = UInt16(attHandle[0]) | UInt16(attHandle[1]) << 8
+            // Discovery past what the recording shows: Attribute Not Found (0x0A), as the end of a database is told. A
+            // request on an attribute the recording shows but never read or wrote: Unlikely Error (0x0E), the value is
+            // not known; on any other handle: Invalid Handle (0x01).
+            let error: UInt8 = [0x04, 0x06, 0x08, 0x10].contains(opcode) ? 0x0A : attributes.knows(handleValue) ? 0x0E : 0x01
+            note("ATT \(Self.attName(opcode)) " + (pdu.count >= 3 ? "handle 0x" + String(handleValue, radix: 16) : "")
+                 + (error == 0x0E ? ": the recording never shows this value, answered Error Response 0x0e (Unlikely Error)"
+                                  : ": not in the recording, answered Error Response 0x" + String(error, radix: 16)))
             return [made(Self.attPacket([0x01, opcode] + attHandle + [error], on: handle))]
         }
     }

@@ -138,6 +138,8 @@ extension HostController {
             try transport.send(packet)
             for notice in transport.takeNotices() { emit(.notice(notice)) }
         } catch {
+            // A strict replay's mismatch is the reason a test fails: always said, whatever the app's alert settings.
+            if case .replayMismatch(let mismatch) = error { emit(.notice(mismatch.description)) }
             emit(.transportLost("send failed: \(error)"))
             tearDown(.transportFailed("\(error)"), reason: .unspecifiedError)
         }

@@ -74,6 +74,14 @@ final class CentralSession {
                 // The backend opens the controller again by itself (0.5 s, doubling). Say at once why when the
                 // transport cannot be opened at all; otherwise (a busy one-client server, a controller still
                 // resetting) wait for the retry until the deadline.
+                if case .replay(let path, _) = spec {
+                    // A recording does not come back: its end (or a strict mismatch, in the WARNING line above) is final;
+                    // a file that cannot be read says so (the probe opens it once more).
+                    close()
+                    try LiveCommandSupport.probe(spec)
+                    throw .failure("the replay of \(path) ended before the controller came up "
+                                   + "(a strict replay's [CoreBluetooth] WARNING line above says where the stack left the recording)")
+                }
                 guard !probed else { continue }
                 probed = true
                 do {
