@@ -23,12 +23,26 @@ extension HostController {
         stop {}
     }
 
-    /// ``stop()``; `completion` runs on the host queue once the transport is closed.
+    /// ``stop()``; `completion` runs on the host queue once the transport is closed. Commands already sent (the scan
+    /// disable of a `stopScan` just before) get up to ``stopCommandWait`` to be answered first, so the controller ends
+    /// what they asked and a btsnoop recording holds their answers (a replay of it then ends as the session did).
     public func stop(completion: @escaping @Sendable () -> Void) {
         queue.async {
-            if self.transport != nil { self.tearDown(.stopped, reason: .connectionTerminatedByLocalHost) }
-            completion()
+            self.finishCommands(until: ContinuousClock.now + Self.stopCommandWait) {
+                if self.transport != nil { self.tearDown(.stopped, reason: .connectionTerminatedByLocalHost) }
+                completion()
+            }
         }
+    }
+
+    /// How long ``stop(completion:)`` waits for the answers to commands already sent: 250 ms.
+    static let stopCommandWait = Duration.milliseconds(250)
+
+    /// Runs `then` on the queue once no command awaits its answer, or at `deadline` (real time: a controller that
+    /// does not answer does not hold a stop).
+    private func finishCommands(until deadline: ContinuousClock.Instant, _ then: @escaping @Sendable () -> Void) {
+        guard transport != nil, commands.awaitingCount > 0, ContinuousClock.now < deadline else { return then() }
+        queue.asyncAfter(deadline: .now() + .milliseconds(2)) { self.finishCommands(until: deadline, then) }
     }
 
     private func startOnQueue(_ completion: @escaping @Sendable (Result<ControllerInfo, HostError>) -> Void) {
