@@ -1,0 +1,234 @@
+// The central's side of pairing (Just Works, LE Secure Connections or legacy) as a sans-I/O state machine.
+
+/// Pairing as the initiator (the central), Core v5.4 Vol 3 Part H §2.3, §3: PDUs in, PDUs and requests out.
+///
+/// Phase 1 sends a Pairing Request and takes the Pairing Response. Phase 2 runs Just Works (this side's IO capability
+/// is NoInputNoOutput, so no method needs a user, §2.3.5.1 Table 2.8): with LE Secure Connections when both sides set
+/// the SC bit (public keys, confirm f4, nonces, f5 keys, DHKey checks f6; §2.3.5.6.2), legacy pairing otherwise (TK 0,
+/// confirms c1, STK s1; §2.3.5.5). Then it asks the host to encrypt (``Output/startEncryption(longTermKey:ediv:rand:)``)
+/// and, once encrypted (``encryptionChanged(_:now:)``), takes the keys the peripheral distributes (phase 3) and gives
+/// them (``Output/completed(_:)``). Any failure sends Pairing Failed (unless the peer sent it) and ends with
+/// ``Output/failed(_:)``. The SMP timeout is 30 s from the last PDU (§3.4): ``tick(now:)``. Bounded: one pairing at a time.
+public struct SMPInitiator: Sendable {
+    /// What the host does next.
+    public enum Output: Hashable, Sendable {
+        /// Send these bytes on the link's SMP channel (L2CAP CID 0x0006).
+        case send([UInt8])
+        /// Encrypt the link (HCI LE Enable Encryption): the key most significant octet first, EDIV and the 8-byte Rand
+        /// (0 and zeros for an STK or a Secure Connections LTK).
+        case startEncryption(longTermKey: [UInt8], ediv: UInt16, rand: [UInt8])
+        /// Pairing succeeded: the keys.
+        case completed(SMPPairingResult)
+        /// Pairing failed: why, and whether this side sent Pairing Failed.
+        case failed(reason: SMPPairingFailedReason, sentByUs: Bool)
+    }
+
+    private enum Phase: Sendable {
+        case idle, waitingResponse, waitingPublicKey, waitingConfirm, waitingRandom, waitingDHKeyCheck, waitingEncryption
+        case distributing, done
+    }
+
+    /// The SMP transaction timeout (§3.4).
+    public static let timeout = Duration.seconds(30)
+
+    private let random: any SMPRandomSource
+    private let local: SMPAddress
+    private let peer: SMPAddress
+    private let requestFeatures: SMPPairingFeatures
+    private var phase = Phase.idle
+    private var deadline: ContinuousClock.Instant?
+    private var preq: [UInt8] = []
+    private var pres: [UInt8] = []
+    private var responseFeatures: SMPPairingFeatures?
+    private var secureConnections = false
+    private var keyPair: P256KeyPair?
+    private var peerPublicKey: (x: [UInt8], y: [UInt8])?
+    private var dhKey: [UInt8] = []
+    private var localNonce: [UInt8] = []
+    private var peerConfirm: [UInt8] = []
+    private var macKey: [UInt8] = []
+    private var key: [UInt8] = []
+    private var result = SMPPairingResult()
+
+    /// A pairing of `local` (this central's address on the connection) with `peer`, asking for bonding when `bonding`.
+    public init(local: SMPAddress, peer: SMPAddress, bonding: Bool = true, random: any SMPRandomSource = SystemSMPRandomSource()) {
+        self.local = local
+        self.peer = peer
+        self.random = random
+        requestFeatures = SMPPairingFeatures(ioCapability: .noInputNoOutput,
+                                             authenticationRequirements: bonding ? [.bonding, .secureConnections] : [.secureConnections],
+                                             maximumEncryptionKeySize: 16, initiatorKeyDistribution: [],
+                                             responderKeyDistribution: bonding ? [.encryptionKey, .identityKey, .signingKey] : [])
+    }
+
+    /// The earliest time ``tick(now:)`` has something to do; nil when idle or done.
+    public var nextDeadline: ContinuousClock.Instant? { deadline }
+
+    /// True once pairing completed or failed.
+    public var isFinished: Bool { phase == .done }
+
+    /// Starts pairing: the Pairing Request.
+    public mutating func start(now: ContinuousClock.Instant) -> [Output] {
+        guard phase == .idle else { return [] }
+        let pdu = SMPPDU.pairingRequest(requestFeatures).bytes
+        preq = pdu
+        phase = .waitingResponse
+        deadline = now + Self.timeout
+        return [.send(pdu)]
+    }
+
+    /// The link's encryption changed (HCI Encryption Change, Vol 4 Part E §7.7.8): phase 3 begins, or pairing fails.
+    public mutating func encryptionChanged(_ success: Bool, now: ContinuousClock.Instant) -> [Output] {
+        guard phase == .waitingEncryption else { return [] }
+        guard success else { return fail(.unspecifiedReason, send: false) }
+        deadline = now + Self.timeout
+        phase = .distributing
+        return finishIfDistributed()
+    }
+
+    /// The SMP timeout: pairing fails (no Pairing Failed is sent after a timeout, §3.4).
+    public mutating func tick(now: ContinuousClock.Instant) -> [Output] {
+        guard let deadline, now >= deadline, phase != .done else { return [] }
+        return fail(.unspecifiedReason, send: false)
+    }
+
+    /// One SMP PDU from the peripheral.
+    public mutating func receive(_ bytes: [UInt8], now: ContinuousClock.Instant) -> [Output] {
+        guard phase != .done, phase != .idle else { return [] }
+        let pdu: SMPPDU
+        do { pdu = try SMPPDU(bytes: bytes) } catch {
+            if case .unknownCode = error { return fail(.commandNotSupported, send: true) }
+            return fail(.invalidParameters, send: true)
+        }
+        deadline = now + Self.timeout
+        do throws(SMPCryptoError) {
+            return try handle(pdu)
+        } catch {
+            return fail(error == .invalidPublicKey ? .dhKeyCheckFailed : .unspecifiedReason, send: true)
+        }
+    }
+
+    private mutating func handle(_ pdu: SMPPDU) throws(SMPCryptoError) -> [Output] {
+        switch (phase, pdu) {
+        case (_, .pairingFailed(let reason)):
+            return fail(reason, send: false)
+        case (.waitingResponse, .pairingResponse(let features)):
+            guard (7...16).contains(features.maximumEncryptionKeySize) else { return fail(.encryptionKeySize, send: true) }
+            pres = pdu.bytes
+            responseFeatures = features
+            result.keySize = Int(features.maximumEncryptionKeySize)
+            secureConnections = features.authenticationRequirements.contains(.secureConnections)
+            result.secureConnections = secureConnections
+            if secureConnections {
+                let pair = try random.keyPair()
+                keyPair = pair
+                phase = .waitingPublicKey
+                return [.send(SMPPDU.pairingPublicKey(x: pair.x.reversed(), y: pair.y.reversed()).bytes)]
+            }
+            // Legacy Just Works: TK = 0; the central's confirm goes first (§2.3.5.5).
+            localNonce = try random.nonce()
+            let confirm = try legacyConfirm(localNonce)
+            phase = .waitingConfirm
+            return [.send(SMPPDU.pairingConfirm(confirm.reversed()).bytes)]
+        case (.waitingPublicKey, .pairingPublicKey(let x, let y)):
+            guard let pair = keyPair else { return fail(.unspecifiedReason, send: true) }
+            let peerX = Array(x.reversed()), peerY = Array(y.reversed())
+            // A peer that reflects our own key is refused (§2.3.5.6.1).
+            guard peerX != pair.x || peerY != pair.y else { return fail(.invalidParameters, send: true) }
+            dhKey = try pair.dhKey(peerX: peerX, peerY: peerY)
+            peerPublicKey = (peerX, peerY)
+            phase = .waitingConfirm
+            return []
+        case (.waitingConfirm, .pairingConfirm(let value)):
+            peerConfirm = Array(value.reversed())
+            if secureConnections { localNonce = try random.nonce() }
+            phase = .waitingRandom
+            return [.send(SMPPDU.pairingRandom(localNonce.reversed()).bytes)]
+        case (.waitingRandom, .pairingRandom(let value)):
+            let peerNonce = Array(value.reversed())
+            return secureConnections ? try secureRandom(peerNonce) : try legacyRandom(peerNonce)
+        case (.waitingDHKeyCheck, .pairingDHKeyCheck(let value)):
+            guard let response = responseFeatures else { return fail(.unspecifiedReason, send: true) }
+            let peerNonce = result.peerNonce
+            let expected = try SMPCrypto.f6(w: macKey, n1: peerNonce, n2: localNonce, r: [UInt8](repeating: 0, count: 16),
+                                            ioCap: Self.ioCap(response), a1: peer.withType, a2: local.withType)
+            guard Array(value.reversed()) == expected else { return fail(.dhKeyCheckFailed, send: true) }
+            phase = .waitingEncryption
+            return [.startEncryption(longTermKey: key, ediv: 0, rand: [UInt8](repeating: 0, count: 8))]
+        case (.distributing, .encryptionInformation(let ltk)):
+            result.longTermKey = Array(ltk.reversed())
+            return finishIfDistributed()
+        case (.distributing, .centralIdentification(let ediv, let rand)):
+            result.ediv = ediv
+            result.rand = Array(rand.reversed())
+            result.receivedCentralIdentification = true
+            return finishIfDistributed()
+        case (.distributing, .identityInformation(let irk)):
+            result.identityResolvingKey = Array(irk.reversed())
+            return finishIfDistributed()
+        case (.distributing, .identityAddressInformation(let type, let address)):
+            result.identityAddress = SMPAddress(isRandom: type & 0x01 == 0x01, address: address)
+            return finishIfDistributed()
+        case (.distributing, .signingInformation(let csrk)):
+            result.signatureKey = Array(csrk.reversed())
+            return finishIfDistributed()
+        case (_, .securityRequest):
+            return []  // already pairing (§2.4.6)
+        default:
+            return fail(.unspecifiedReason, send: true)  // a PDU out of its place
+        }
+    }
+
+    private mutating func secureRandom(_ peerNonce: [UInt8]) throws(SMPCryptoError) -> [Output] {
+        guard let pair = keyPair, let peerKey = peerPublicKey else { return fail(.unspecifiedReason, send: true) }
+        // Just Works / Numeric Comparison: Cb = f4(PKbx, PKax, Nb, 0) (§2.3.5.6.2).
+        guard try SMPCrypto.f4(u: peerKey.x, v: pair.x, x: peerNonce, z: 0) == peerConfirm else { return fail(.confirmValueFailed, send: true) }
+        result.peerNonce = peerNonce
+        let keys = try SMPCrypto.f5(w: dhKey, n1: localNonce, n2: peerNonce, a1: local.withType, a2: peer.withType)
+        macKey = keys.macKey
+        key = keys.ltk
+        result.longTermKey = keys.ltk
+        let check = try SMPCrypto.f6(w: macKey, n1: localNonce, n2: peerNonce, r: [UInt8](repeating: 0, count: 16),
+                                     ioCap: Self.ioCap(requestFeatures), a1: local.withType, a2: peer.withType)
+        phase = .waitingDHKeyCheck
+        return [.send(SMPPDU.pairingDHKeyCheck(check.reversed()).bytes)]
+    }
+
+    private mutating func legacyRandom(_ peerNonce: [UInt8]) throws(SMPCryptoError) -> [Output] {
+        guard try legacyConfirm(peerNonce) == peerConfirm else { return fail(.confirmValueFailed, send: true) }
+        key = try SMPCrypto.s1(k: [UInt8](repeating: 0, count: 16), r1: peerNonce, r2: localNonce)
+        phase = .waitingEncryption
+        return [.startEncryption(longTermKey: key, ediv: 0, rand: [UInt8](repeating: 0, count: 8))]
+    }
+
+    /// c1 with TK 0 over this pairing's request and response (§2.2.3).
+    private func legacyConfirm(_ nonce: [UInt8]) throws(SMPCryptoError) -> [UInt8] {
+        try SMPCrypto.c1(k: [UInt8](repeating: 0, count: 16), r: nonce, preq: preq.reversed(), pres: pres.reversed(),
+                         iat: local.typeOctet, ia: local.octets, rat: peer.typeOctet, ra: peer.octets)
+    }
+
+    /// IOcap of f6 (§2.2.8): AuthReq, OOB data flag, IO capability, most significant first.
+    static func ioCap(_ features: SMPPairingFeatures) -> [UInt8] {
+        [features.authenticationRequirements.rawValue, features.oobDataPresent ? 0x01 : 0x00, features.ioCapability.rawValue]
+    }
+
+    /// Completes once every key the peripheral agreed to send has come (§3.6.1; in Secure Connections EncKey is not sent).
+    private mutating func finishIfDistributed() -> [Output] {
+        let agreed = (responseFeatures?.responderKeyDistribution ?? []).intersection(requestFeatures.responderKeyDistribution)
+        let encryptionKeyDone = !agreed.contains(.encryptionKey) || secureConnections
+            || (result.receivedCentralIdentification && !result.longTermKey.isEmpty)
+        let identityDone = !agreed.contains(.identityKey) || (result.identityResolvingKey != nil && result.identityAddress != nil)
+        let signingDone = !agreed.contains(.signingKey) || result.signatureKey != nil
+        guard encryptionKeyDone, identityDone, signingDone else { return [] }
+        if !secureConnections && !agreed.contains(.encryptionKey) { result.longTermKey = [] }  // an STK is not kept
+        phase = .done
+        deadline = nil
+        return [.completed(result)]
+    }
+
+    private mutating func fail(_ reason: SMPPairingFailedReason, send: Bool) -> [Output] {
+        phase = .done
+        deadline = nil
+        return (send ? [.send(SMPPDU.pairingFailed(reason).bytes)] : []) + [.failed(reason: reason, sentByUs: send)]
+    }
+}
