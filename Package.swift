@@ -49,7 +49,7 @@ let package = Package(
         .testTarget(name: "OCBAdvertisingTests", dependencies: ["FuzzSupport", "OCBAdvertising", "OCBCore", "OCBHCI"]),
         .testTarget(name: "OCBHCITests", dependencies: ["FuzzSupport", "OCBHCI", "OCBAdvertising", "OCBCore"]),
         .testTarget(name: "OCBL2CAPTests", dependencies: ["FuzzSupport", "OCBL2CAP", "OCBHCI", "OCBCore"]),
-        .testTarget(name: "OCBSMPTests", dependencies: ["OCBSMP", "OCBCore"]),
+        .testTarget(name: "OCBSMPTests", dependencies: ["FuzzSupport", "OCBSMP", "OCBCore"], exclude: ["bumble_crypto.py"]),
         .testTarget(name: "OCBATTTests", dependencies: ["FuzzSupport", "OCBATT", "OCBL2CAP", "OCBHCI", "OCBCore"]),
         .testTarget(name: "OCBGATTTests", dependencies: ["FuzzSupport", "OCBGATT", "OCBATT", "OCBCore", "PeerSupport", "OCBHost", "OCBHCI"]),
         .testTarget(name: "OCBHostTests", dependencies: ["FuzzSupport", "OCBHost", "OCBGATT", "OCBHCI", "OCBCore", "PeerSupport"]),
