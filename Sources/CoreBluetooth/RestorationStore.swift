@@ -1,5 +1,6 @@
 // The state file that carries a central manager's peripherals and scan across processes (state restoration).
 internal import OCBCore
+internal import OCBHost
 import Foundation
 
 /// What a manager with a restore identifier keeps on disk, as JSON.
@@ -42,13 +43,7 @@ struct RestorationStore: Sendable {
 
     /// The default directory from the environment (see the type's note).
     static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        if let dir = environment["OCB_STATE_DIR"], !dir.isEmpty { return URL(fileURLWithPath: dir, isDirectory: true) }
-        if let xdg = environment["XDG_STATE_HOME"], !xdg.isEmpty {
-            return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("opencorebluetooth", isDirectory: true)
-        }
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        return URL(fileURLWithPath: home, isDirectory: true)
-            .appendingPathComponent(".local/state/opencorebluetooth", isDirectory: true)
+        StateDirectory.root(environment: environment)
     }
 
     /// The saved record; nil when there is none or it is unreadable (a corrupt file is ignored, with a warning).

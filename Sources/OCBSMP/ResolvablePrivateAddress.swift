@@ -9,10 +9,8 @@ public enum ResolvablePrivateAddress {
     /// True when `address` is resolvable (top bits 0b01) and `irk` (16 bytes, most significant first) resolves it.
     /// False for any other address; throws only ``SMPCryptoError`` (a wrong IRK length, a libcrypto failure).
     public static func resolves(_ address: BluetoothAddress, irk: [UInt8]) throws(SMPCryptoError) -> Bool {
-        let value = address.value
-        guard value >> 46 == 0b01 else { return false }
-        let prand: [UInt8] = [UInt8(truncatingIfNeeded: value >> 40), UInt8(truncatingIfNeeded: value >> 32), UInt8(truncatingIfNeeded: value >> 24)]
-        let hash: [UInt8] = [UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)]
-        return try SMPCrypto.ah(k: irk, r: prand) == hash
+        guard address.value >> 46 == 0b01 else { return false }
+        let octets = address.bytes
+        return try SMPCrypto.ah(k: irk, r: Array(octets.prefix(3))) == Array(octets.suffix(3))
     }
 }

@@ -19,7 +19,7 @@ public struct SMPAddress: Hashable, Sendable {
     public var typeOctet: UInt8 { isRandom ? 0x01 : 0x00 }
 
     /// The 6 address octets, most significant first.
-    public var octets: [UInt8] { (0..<6).map { UInt8(truncatingIfNeeded: address.value >> (40 - 8 * UInt64($0))) } }
+    public var octets: [UInt8] { address.bytes }
 
     /// The 7 octets of A1/A2 in f5 and f6: type, then the address, most significant first.
     public var withType: [UInt8] { [typeOctet] + octets }

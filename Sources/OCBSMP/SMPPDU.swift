@@ -54,8 +54,8 @@ public enum SMPPDU: Hashable, Sendable {
             self = .centralIdentification(ediv: UInt16(data[at]) | UInt16(data[at + 1]) << 8, rand: Array(data.dropFirst(2)))
         case .identityInformation: self = .identityInformation(identityResolvingKey: Array(data))
         case .identityAddressInformation:
-            let address = data.dropFirst().reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-            self = .identityAddressInformation(type: data[at], address: BluetoothAddress(value: address))
+            // Six octets by the length check above: never the fallback.
+            self = .identityAddressInformation(type: data[at], address: BluetoothAddress(littleEndianBytes: data.dropFirst()) ?? .zero)
         case .signingInformation: self = .signingInformation(signatureKey: Array(data))
         case .securityRequest: self = .securityRequest(SMPAuthenticationRequirements(rawValue: data[at]))
         case .pairingPublicKey: self = .pairingPublicKey(x: Array(data.prefix(32)), y: Array(data.dropFirst(32)))
@@ -96,7 +96,7 @@ public enum SMPPDU: Hashable, Sendable {
         case let .encryptionInformation(key), let .identityInformation(key), let .signingInformation(key): data = field(key, 16)
         case let .centralIdentification(ediv, rand): data = [UInt8(ediv & 0xFF), UInt8(ediv >> 8)] + field(rand, 8)
         case let .identityAddressInformation(type, address):
-            data = [type] + (0..<6).map { UInt8(truncatingIfNeeded: address.value >> (8 * UInt64($0))) }
+            data = [type] + address.bytes.reversed()
         case let .securityRequest(requirements): data = [requirements.rawValue]
         case let .pairingPublicKey(x, y): data = field(x, 32) + field(y, 32)
         case let .pairingKeypressNotification(type): data = [type]

@@ -5,22 +5,6 @@ import OCBHCI
 import PeerSupport
 import Testing
 
-/// Collects the `[CoreBluetooth]` lines that name a replay; other lines pass on to the previous sink.
-private final class ReplayWarnings: @unchecked Sendable {
-    private let lock = NSLock()
-    private var captured: [String] = []
-    private var previous: (@Sendable (String) -> Void)?
-
-    init() {
-        previous = Diagnostics.setSink { [self] line in
-            if line.contains("replay") { lock.withLock { captured.append(line) } } else { previous?(line) }
-        }
-    }
-
-    func remove() { if let previous { Diagnostics.setSink(previous) } }
-    var lines: [String] { lock.withLock { captured } }
-}
-
 @Suite(.serialized) struct ReplayTests {
     /// The package's root (Fixtures/ lives there).
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -99,7 +83,7 @@ private final class ReplayWarnings: @unchecked Sendable {
         defer { try? FileManager.default.removeItem(atPath: altered) }
         try Data(writer.bytes).write(to: URL(fileURLWithPath: altered))
 
-        let warnings = ReplayWarnings()
+        let warnings = WarningCapture(marker: "replay")
         defer { warnings.remove() }
         let central = LiveCentral(transport: "replay:" + altered)
         #expect(central.wait(within: 5) { $0 == "state poweredOn" } != nil)

@@ -74,7 +74,7 @@ import Testing
 
     @Test("a tolerant replay says what it answered by default: one [CoreBluetooth] line per kind, naming the command")
     func tolerantReplayNamesWhatItMadeUp() throws {
-        let lines = NoticeLines(marker: "replay (tolerant)")
+        let lines = WarningCapture(marker: "replay (tolerant)")
         defer { lines.remove() }
         let path = ReplayTests.root.appendingPathComponent("Fixtures/captures/wristband-read-blob-acl-fragments-smp.btsnoop").path
         let central = LiveCentral(transport: "replay-tolerant:" + path)
@@ -87,20 +87,4 @@ import Testing
         #expect(Set(lines.lines).count == lines.lines.count, "each kind once")
         central.manager.stopScan()
     }
-}
-
-/// Collects the `[CoreBluetooth]` lines containing `marker`; other lines pass on to the previous sink.
-final class NoticeLines: @unchecked Sendable {
-    private let lock = NSLock()
-    private var captured: [String] = []
-    private var previous: (@Sendable (String) -> Void)?
-
-    init(marker: String) {
-        previous = Diagnostics.setSink { [self] line in
-            if line.contains(marker) { lock.withLock { captured.append(line) } } else { previous?(line) }
-        }
-    }
-
-    func remove() { if let previous { Diagnostics.setSink(previous) } }
-    var lines: [String] { lock.withLock { captured } }
 }

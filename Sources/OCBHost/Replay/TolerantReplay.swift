@@ -1,6 +1,8 @@
 // The tolerant replay: answers what the stack sends by kind from a recording made by any stack.
 
+import OCBCore
 import OCBHCI
+import OCBL2CAP
 
 /// Plays a recording made by another stack (a phone's btsnoop, btmon, an older version of this one) to this one
 /// (sans-I/O: packets in, packets out). Nothing is compared byte for byte; each packet is answered by kind:
@@ -394,15 +396,15 @@ public struct TolerantReplay: Sendable {
     private static func attName(_ opcode: UInt8) -> String { "opcode 0x" + String(opcode, radix: 16) }
 
     private static func addressText(_ bytes: [UInt8]) -> String {
-        bytes.reversed().map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }.joined(separator: ":")
+        BluetoothAddress(littleEndianBytes: bytes)?.description ?? Hex.string(bytes)
     }
 
     /// An ACL packet carrying `pdu` whole on the ATT channel (CID 0x0004) of `handle`, first flushable fragment.
+    /// The PDUs played are whole ones the recombiner gave (at most 65,535 bytes) or made-up short ones, so the frame
+    /// always fits; one that did not would be played empty.
     static func attPacket(_ pdu: [UInt8], on handle: UInt16) -> HCIPacket {
-        let l2capLength = UInt16(truncatingIfNeeded: pdu.count)
-        let aclLength = UInt16(truncatingIfNeeded: pdu.count + 4)
-        var bytes: [UInt8] = [UInt8(handle & 0xFF), UInt8(handle >> 8 & 0x0F) | 0x20, UInt8(aclLength & 0xFF), UInt8(aclLength >> 8)]
-        bytes += [UInt8(l2capLength & 0xFF), UInt8(l2capLength >> 8), 0x04, 0x00] + pdu
-        return HCIPacket(type: .acl, bytes: bytes)
+        let connection = ConnectionHandle(field: handle)
+        let frame = (try? L2CAPBasicFrame(handle: connection, channelID: 0x0004, payload: pdu).bytes()) ?? []
+        return HCIPacket(type: .acl, bytes: HCIACLDataPacket(handle: connection, packetBoundary: .firstFlushable, data: frame).bytes)
     }
 }

@@ -24,8 +24,8 @@ public enum BondStoreError: Error, Hashable, Sendable, CustomStringConvertible {
 
 /// The bonds of one local controller (Core v5.4 Vol 3 Part H §3.6: the keys a bond keeps).
 ///
-/// Location: `DIRECTORY/bonds/CONTROLLER/PEER.json`, DIRECTORY being `$OCB_STATE_DIR`, else
-/// `$XDG_STATE_HOME/opencorebluetooth`, else `~/.local/state/opencorebluetooth` (as the restoration state);
+/// Location: `DIRECTORY/bonds/CONTROLLER/PEER.json`, DIRECTORY the ``StateDirectory`` (`$OCB_STATE_DIR`, else
+/// `$XDG_STATE_HOME/opencorebluetooth`, else `~/.local/state/opencorebluetooth`, as the restoration state);
 /// CONTROLLER and PEER are addresses with `-` for `:` ("0C-B0-00-00-00-01"). Directories are made mode 0700, files
 /// 0600 (keys are secrets). A bond is written to a temporary file in the same directory, flushed, then renamed over
 /// the old one, so a crash leaves the old bond or the new one, never half of one. One file per peer: a corrupt or
@@ -34,20 +34,10 @@ public struct BondStore: Sendable {
     /// The directory of this controller's bonds.
     public let directory: URL
 
-    /// The store of `controller`'s bonds under `root` (``defaultRoot(environment:)`` when nil).
+    /// The store of `controller`'s bonds under `root` (``StateDirectory/root(environment:)`` when nil).
     public init(controller: BluetoothAddress, root: URL? = nil) {
-        directory = (root ?? Self.defaultRoot()).appendingPathComponent("bonds", isDirectory: true)
+        directory = (root ?? StateDirectory.root()).appendingPathComponent("bonds", isDirectory: true)
             .appendingPathComponent(Self.fileName(controller), isDirectory: true)
-    }
-
-    /// The state directory from the environment (see the type's description).
-    public static func defaultRoot(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        if let dir = environment["OCB_STATE_DIR"], !dir.isEmpty { return URL(fileURLWithPath: dir, isDirectory: true) }
-        if let xdg = environment["XDG_STATE_HOME"], !xdg.isEmpty {
-            return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("opencorebluetooth", isDirectory: true)
-        }
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".local/state/opencorebluetooth", isDirectory: true)
     }
 
     private static func fileName(_ address: BluetoothAddress) -> String {
