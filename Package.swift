@@ -34,7 +34,7 @@ let package = Package(
             pkgConfig: "bluez",
             providers: [.apt(["libbluetooth-dev"])]
         ),
-        .target(name: "OCBHost", dependencies: ["OCBCore", "OCBAdvertising", "OCBHCI", "OCBL2CAP", "OCBATT", "OCBGATT", "COCBBlueZ"]),
+        .target(name: "OCBHost", dependencies: ["OCBCore", "OCBAdvertising", "OCBHCI", "OCBL2CAP", "OCBSMP", "OCBATT", "OCBGATT", "COCBBlueZ"]),
         .target(name: "OCBToolKit", dependencies: ["OCBCore", "OCBAdvertising", "OCBHCI", "OCBL2CAP", "OCBATT", "OCBGATT"]),
         .target(name: "CoreBluetooth", dependencies: ["OCBCore", "OCBAdvertising", "OCBHCI", "OCBATT", "OCBGATT", "OCBHost", "COCBCrypto"]),
         .executableTarget(name: "cbtool", dependencies: ["OCBToolKit", "CoreBluetooth", "OCBHost", "OCBHCI", "OCBAdvertising", "OCBCore", "OCBATT", "OCBGATT"]),

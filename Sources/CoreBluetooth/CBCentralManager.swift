@@ -90,7 +90,8 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     /// The backend from `CentralBackendFactory` for the transport in the options or `OCB_TRANSPORT`, and the state directory.
     private static func defaultBackend(options: [String: Any]?) -> (any CentralBackend, URL) {
         let environment = ProcessInfo.processInfo.environment
-        let directory = RestorationStore.defaultDirectory(environment: environment)
+        let directory = (options?[CBCentralManagerOptionStateDirectoryKey] as? String).flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? RestorationStore.defaultDirectory(environment: environment)
         let restoreIdentifier = options?[CBCentralManagerOptionRestoreIdentifierKey] as? String
         var transport = CentralTransport.default
         if let text = options?[CBCentralManagerOptionTransportKey] as? String ?? environment["OCB_TRANSPORT"] {
@@ -104,7 +105,8 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
         let showsPowerAlert = (options?[CBCentralManagerOptionShowPowerAlertKey] as? NSNumber)?.boolValue
             ?? (options?[CBCentralManagerOptionShowPowerAlertKey] as? Bool) ?? true
         return (CentralBackendFactory.make(CentralBackendConfiguration(transport: transport, restoreIdentifier: restoreIdentifier,
-                                                                       btsnoopPath: btsnoopPath, showsPowerAlert: showsPowerAlert)), directory)
+                                                                       btsnoopPath: btsnoopPath, showsPowerAlert: showsPowerAlert,
+                                                                       stateDirectory: directory)), directory)
     }
 
     /// Makes a manager over a given backend, keeping restoration state under `stateDirectory` (the test seam of this

@@ -1,4 +1,4 @@
-// Linux-only keys (OpenCoreBluetooth extensions, not in Apple's SDK): the controller, a btsnoop file, passive scanning, truncated advertisements.
+// Linux-only keys (OpenCoreBluetooth extensions, not in Apple's SDK): the controller, a btsnoop file, the state directory, passive scanning, truncated advertisements.
 
 // MARK: Initialisation options (init(delegate:queue:options:))
 
@@ -17,6 +17,12 @@ public let CBCentralManagerOptionTransportKey: String = "kOCBInitOptionTransport
 /// kernel's connection commands and the ATT traffic; needs CAP_NET_RAW, without which nothing is recorded and a
 /// diagnostic says so).
 public let CBCentralManagerOptionBtsnoopPathKey: String = "kOCBInitOptionBtsnoopPath"
+
+/// Linux only, `String` (a directory path): where the manager keeps its state across processes: the bonds
+/// (`bonds/CONTROLLER/PEER.json`, mode 0600) and the state restoration record. Overrides the `OCB_STATE_DIR`
+/// environment variable; without either, `$XDG_STATE_HOME/opencorebluetooth`, else
+/// `~/.local/state/opencorebluetooth`. An empty string means the default.
+public let CBCentralManagerOptionStateDirectoryKey: String = "kOCBInitOptionStateDirectory"
 
 // MARK: Scan options (scanForPeripherals(withServices:options:))
 

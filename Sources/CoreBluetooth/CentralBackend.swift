@@ -59,9 +59,14 @@ package struct CentralBackendConfiguration: Sendable, Hashable {
     /// `CBCentralManagerOptionShowPowerAlertKey` (default true): log a warning with the reason when the state falls
     /// to `.unsupported`, `.unauthorized` or `.poweredOff`.
     package var showsPowerAlert: Bool
+    /// Linux only (`CBCentralManagerOptionStateDirectoryKey`): the state directory (bonds, restoration); nil: the
+    /// environment's (`StateDirectory`).
+    package var stateDirectory: URL?
 
     /// Makes a configuration.
-    package init(transport: CentralTransport, restoreIdentifier: String?, btsnoopPath: String? = nil, showsPowerAlert: Bool = true) {
+    package init(transport: CentralTransport, restoreIdentifier: String?, btsnoopPath: String? = nil, showsPowerAlert: Bool = true,
+                 stateDirectory: URL? = nil) {
+        self.stateDirectory = stateDirectory
         self.transport = transport
         self.restoreIdentifier = restoreIdentifier
         self.btsnoopPath = btsnoopPath

@@ -78,16 +78,20 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
     /// A backend for `configuration`: ``Host/KernelHost`` for `hciN`, ``Host/HostController`` otherwise.
     /// `configuration.btsnoopPath` records the session (on the kernel socket from the HCI monitor channel).
     package convenience init(configuration: CentralBackendConfiguration) {
-        self.init(host: Self.makeHost(configuration.transport, btsnoopPath: configuration.btsnoopPath))
+        self.init(host: Self.makeHost(configuration.transport, btsnoopPath: configuration.btsnoopPath,
+                                      stateDirectory: configuration.stateDirectory))
         warnsOnUnavailability = configuration.showsPowerAlert
     }
 
     /// The host for a transport: the kernel socket keeps BlueZ in charge; the user channel, TCP and serial
     /// transports give this process the whole controller (Reset and bring-up, Core v5.4 Vol 4 Part E §7.3.2).
-    /// `btsnoopPath` becomes ``Host/KernelHost/btsnoopPath`` or ``Host/HostConfiguration/btsnoopPath``.
-    package static func makeHost(_ transport: CentralTransport, btsnoopPath: String? = nil) -> any CentralHost {
+    /// `btsnoopPath` becomes ``Host/KernelHost/btsnoopPath`` or ``Host/HostConfiguration/btsnoopPath``; bonds are kept
+    /// under `stateDirectory` (the environment's when nil).
+    package static func makeHost(_ transport: CentralTransport, btsnoopPath: String? = nil, stateDirectory: URL? = nil) -> any CentralHost {
         if case .hciSocket(let index, .raw) = transport { return KernelHost(controllerIndex: index, btsnoopPath: btsnoopPath) }
-        return HostController(configuration: HostConfiguration(makeTransport: transport.makeTransportFactory(), btsnoopPath: btsnoopPath))
+        var configuration = HostConfiguration(makeTransport: transport.makeTransportFactory(), btsnoopPath: btsnoopPath)
+        configuration.security.stateDirectory = stateDirectory
+        return HostController(configuration: configuration)
     }
 
     /// Sets the event handler and opens the host. Reports ``BackendEvent/stateChanged(_:controller:)`` from the

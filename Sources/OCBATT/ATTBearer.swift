@@ -38,6 +38,14 @@
 /// Execute Write Response (nothing can be prepared), malformed requests Invalid PDU, unknown request opcodes
 /// Request Not Supported. Commands are never answered.
 ///
+/// Security (§4.2 of Vol 3 Part G; BlueZ's att.c does the same): when ``raisesSecurityOnError`` is set, an Error
+/// Response with Insufficient Authentication (0x05), Encryption Key Size Too Short (0x0C) or Insufficient Encryption
+/// (0x0F) to a request not yet retried does not complete it: the bearer parks it and emits
+/// ``ATTBearerEvent/securityRequired(_:)``, sends nothing else (the queue waits, as the request's turn would), and
+/// runs no transaction timer (the transaction ended with the Error Response). The owner raises the link's security and
+/// calls ``securityRaised(now:)`` (the request is sent again, once) or ``securityNotRaised(now:)`` (it completes
+/// with the Error Response it got). Closing the bearer fails a parked request like a pending one.
+///
 /// Values: every notification and indication comes out as ``ATTBearerEvent/value(handle:value:kind:)``, each value of
 /// a Multiple Handle Value Notification separately; subscriptions are the GATT client's (Vol 3 Part G §4.10, §4.11),
 /// which routes them. Every indication is confirmed exactly once, right after its value event (also when the
@@ -68,7 +76,17 @@ public struct ATTBearer: Sendable {
         let bytes: [UInt8]
         /// The owner goes on after it completes: the bearer holds the turn until then.
         var keepsTurn = false
+        /// True once sent again after the link's security was raised: a second insufficient-security error completes it.
+        var securityRetried = false
     }
+
+    /// Set by an owner that can raise the link's security (pair or encrypt): insufficient-security errors then park
+    /// the request (see "Security" above). False (the default): they complete it like any Error Response.
+    public var raisesSecurityOnError = false
+    /// The request waiting for the link's security to be raised, with the Error Response that asked for it.
+    private var parked: (request: Request, response: ATTErrorResponse)?
+    /// True while a request waits for ``securityRaised(now:)`` or ``securityNotRaised(now:)``.
+    public var isWaitingForSecurity: Bool { parked != nil }
 
     /// The request waiting for its response, with its deadline (nil until a call brings the time).
     private var pending: (request: Request, deadline: ContinuousClock.Instant?)? {
@@ -227,7 +245,7 @@ public struct ATTBearer: Sendable {
     }
 
     private mutating func sendNext(now: ContinuousClock.Instant?) {
-        while pending == nil, !isTurnHeld, !isClosed, !queue.isEmpty {
+        while pending == nil, parked == nil, !isTurnHeld, !isClosed, !queue.isEmpty {
             let request = queue.removeFirst()
             guard request.bytes.count <= mtu else {
                 // Refused unsent; its owner still decides what follows when it kept the turn.
@@ -263,6 +281,12 @@ public struct ATTBearer: Sendable {
                 events.append(.diagnostic(.mismatchedErrorResponse(response, pending: request.opcode)))
                 return
             }
+            if raisesSecurityOnError, !request.securityRetried, Self.asksForSecurity(response.error) {
+                pending = nil
+                parked = (request, response)
+                events.append(.securityRequired(response))
+                return
+            }
             complete(.failure(.errorResponse(response)), now: now)
             return
         }
@@ -278,6 +302,29 @@ public struct ATTBearer: Sendable {
         }
         if case .exchangeMTUResponse(let response) = pdu { peerAnnounced(response.serverRxMTU) }
         complete(.success(pdu), now: now)
+    }
+
+    /// Insufficient Authentication (0x05), Encryption Key Size Too Short (0x0C), Insufficient Encryption (0x0F).
+    static func asksForSecurity(_ error: ATTError) -> Bool {
+        error == .insufficientAuthentication || error == .insufficientEncryption || error == .encryptionKeySizeTooShort
+    }
+
+    /// The link's security was raised: the parked request is sent again (once; its transaction timer starts anew).
+    public mutating func securityRaised(now: ContinuousClock.Instant?) {
+        guard var request = parked?.request, !isClosed else { return }
+        parked = nil
+        request.securityRetried = true
+        pending = (request, now.map { $0 + transactionTimeout })
+        events.append(.send(request.bytes))
+    }
+
+    /// The link's security could not be raised (pairing failed or refused): the parked request completes with the Error
+    /// Response it got, and the queue goes on.
+    public mutating func securityNotRaised(now: ContinuousClock.Instant) {
+        guard let (request, response) = parked else { return }
+        parked = nil
+        pending = (request, nil)
+        complete(.failure(.errorResponse(response)), now: now)
     }
 
     private mutating func receiveOversized(_ opcode: ATTOpcode, length: Int, now: ContinuousClock.Instant) {
@@ -316,8 +363,9 @@ public struct ATTBearer: Sendable {
     private mutating func shut(failing error: ATTBearerError, reason: ATTBearerCloseReason) {
         closeReason = reason
         isTurnHeld = false
-        if let request = pending?.request { events.append(.requestCompleted(request.id, .failure(error))) }
+        if let request = pending?.request ?? parked?.request { events.append(.requestCompleted(request.id, .failure(error))) }
         pending = nil
+        parked = nil
         for request in queue { events.append(.requestCompleted(request.id, .failure(error))) }
         queue.removeAll()
         events.append(.closed(reason))

@@ -25,6 +25,10 @@ public enum ATTBearerEvent: Hashable, Sendable {
     case value(handle: AttributeHandle, value: [UInt8], kind: ATTValueKind)
     /// A request finished: its response PDU, or why it failed.
     case requestCompleted(ATTRequestID, Result<ATTPDU, ATTBearerError>)
+    /// A request was answered with Insufficient Authentication, Encryption or Encryption Key Size while
+    /// ``ATTBearer/raisesSecurityOnError`` is set: it waits for ``ATTBearer/securityRaised(now:)`` or
+    /// ``ATTBearer/securityNotRaised(now:)``; the Error Response says which error (Core v5.4 Vol 3 Part G §4.2.1, §8.1).
+    case securityRequired(ATTErrorResponse)
     /// ATT_MTU changed to this many bytes.
     case mtuChanged(Int)
     /// Something dropped or answered on the bearer's own, for the log.

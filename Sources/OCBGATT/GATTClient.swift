@@ -114,6 +114,29 @@ public final class GATTClient {
         try bearer.send(command)
     }
 
+    // MARK: Security
+
+    /// Whether insufficient-security errors park their request for the owner to raise the link's security
+    /// (``OCBATT/ATTBearer/raisesSecurityOnError``, Core v5.4 Vol 3 Part G §4.2.1); false by default.
+    public var raisesSecurityOnError: Bool {
+        get { bearer.raisesSecurityOnError }
+        set { bearer.raisesSecurityOnError = newValue }
+    }
+
+    /// The link's security was raised: the parked request is sent again (``OCBATT/ATTBearer/securityRaised(now:)``).
+    /// Returns the events the client does not consume.
+    public func securityRaised(now: ContinuousClock.Instant) -> [ATTBearerEvent] {
+        bearer.securityRaised(now: now)
+        return run(now: now)
+    }
+
+    /// The link's security could not be raised: the parked request completes with its Error Response
+    /// (``OCBATT/ATTBearer/securityNotRaised(now:)``). Returns the events the client does not consume.
+    public func securityNotRaised(now: ContinuousClock.Instant) -> [ATTBearerEvent] {
+        bearer.securityNotRaised(now: now)
+        return run(now: now)
+    }
+
     // MARK: Subscriptions
 
     /// Registers `handler` for the values notified or indicated at `valueHandle`, replacing any other

@@ -118,6 +118,9 @@ public struct SMPInitiator: Sendable {
             responseFeatures = features
             result.keySize = Int(features.maximumEncryptionKeySize)
             secureConnections = features.authenticationRequirements.contains(.secureConnections)
+                && requestFeatures.authenticationRequirements.contains(.secureConnections)
+            result.bonding = features.authenticationRequirements.contains(.bonding)
+                && requestFeatures.authenticationRequirements.contains(.bonding)
             result.secureConnections = secureConnections
             if secureConnections {
                 let pair = try random.keyPair()

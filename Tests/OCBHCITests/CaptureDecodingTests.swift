@@ -182,7 +182,8 @@ extension HCIEvent {
     var codes: (code: UInt8, subevent: UInt8?) {
         switch self {
         case .disconnectionComplete: (0x05, nil)
-        case .encryptionChange: (0x08, nil)
+        case .encryptionChange(let change): (change.encryptionKeySize == nil ? 0x08 : 0x59, nil)
+        case .encryptionKeyRefreshComplete: (0x30, nil)
         case .readRemoteVersionInformationComplete: (0x0C, nil)
         case .commandComplete: (0x0E, nil)
         case .commandStatus: (0x0F, nil)

@@ -30,6 +30,7 @@ from bumble.host import Host  # noqa: E402
 import advertisers as adv  # noqa: E402
 import clone  # noqa: E402
 import databases  # noqa: E402
+import security  # noqa: E402
 from h4_server import H4Server  # noqa: E402
 from peer_controller import PeerController, PeerLink  # noqa: E402
 
@@ -62,6 +63,7 @@ async def make_advertiser(link: PeerLink, name: str, address: str, adv_type: int
         databases.fix_include_declarations(device.gatt_server)
         if name == 'alpha':
             databases.install_discovery_fault(device.gatt_server, app)
+            security.refuse_pairing(device)  # its 0x000C needs authentication: the app gets 0x05 after a refused pairing
         app.mtu_limits = databases.install_mtu_limits(device.gatt_server)
     await device.power_on()
     await device.start_advertising(advertising_type=AdvertisingType(adv_type), own_address_type=1,
@@ -137,6 +139,7 @@ class Peer:
         self.devices: dict[str, Device] = {}
         self.apps: dict[str, databases.PeripheralApp] = {}
         self.done = asyncio.Event()
+        self.charlie: security.CharlieApp | None = None
 
     async def start(self) -> dict:
         databases.install_permission_checks()
@@ -160,6 +163,10 @@ class Peer:
                           'intervalMs': interval})
         if self.args.extended_beacon:
             peers.append(make_extended_beacon(self.link))
+        if self.args.security:
+            self.charlie, entry = await security.make_charlie(self.link)
+            self.devices['charlie'] = self.charlie.device
+            peers.append(entry)
         for path in self.args.database:
             device, entry = await make_clone(self.link, path)
             self.devices[f'clone-{entry["address"]}'] = device
@@ -250,6 +257,20 @@ class Peer:
                 for connection in list(device.connections.values()):
                     await connection.disconnect(0x13)
                 return f'OK disconnect {name}'
+            if cmd in ('pairing', 'rotate', 'forget', 'security-request'):
+                if self.charlie is None:
+                    return f'ERR {cmd}: no secure peripheral (start the peer with --security)'
+                if cmd == 'pairing':
+                    if rest[0] not in security.MODES:
+                        return f'ERR pairing {rest[0]}: one of {" ".join(security.MODES)}'
+                    self.charlie.mode = rest[0]
+                    return f'OK pairing {rest[0]}'
+                if cmd == 'rotate':
+                    return f'OK rotate {await self.charlie.rotate()}'
+                if cmd == 'forget':
+                    await self.charlie.forget()
+                    return 'OK forget'
+                return f'OK security-request {await self.charlie.request_security()}'
             if cmd == 'quit':
                 self.done.set()
                 return 'OK quit'
@@ -302,6 +323,8 @@ async def main() -> None:
                         help='add a non-connectable extended advertiser whose 271 bytes of data need two reports')
     parser.add_argument('--database', action='append', default=[], metavar='FILE',
                         help='also serve the device `cbtool decode CAPTURE --export-db FILE` exported (repeatable)')
+    parser.add_argument('--security', action='store_true',
+                        help='add "OCB Charlie": characteristics needing encryption, Bumble SMP, a rotating private address')
     parser.add_argument('--dump-gatt', action='store_true', help='print the GATT databases and exit')
     parser.add_argument('--no-stdin', action='store_true',
                         help='ignore stdin even when it is a pipe: no control lines, no exit on its end of file')

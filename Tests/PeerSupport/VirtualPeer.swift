@@ -58,11 +58,12 @@ public final class VirtualPeer: @unchecked Sendable {
     ///   - extendedBeacon: pass `--extended-beacon`: a fifth advertiser, "extended" (C1:E7:00:00:00:05), with
     ///     non-connectable extended advertising whose 271 bytes of data reach extended scanners as two reports.
     ///   - databases: pass `--database FILE` for each: a clone of a recorded device (`cbtool decode --export-db`).
+    ///   - security: pass `--security`: the peripheral "OCB Charlie" (encryption, Bumble's SMP, a rotating private address).
     ///   - readyTimeout: the longest wait for `READY`, in seconds.
     ///   - verbose: pass `-v` (peer log on its stderr, kept as the error tail).
     /// - Throws: ``VirtualPeerError``.
     public init(controllers: Int = 1, legacyOnly: [Int] = [], extendedBeacon: Bool = false, databases: [String] = [],
-                readyTimeout: Double = 15, verbose: Bool = false) throws {
+                security: Bool = false, readyTimeout: Double = 15, verbose: Bool = false) throws {
         let environment = ProcessInfo.processInfo.environment
         let python = environment["OCB_PYTHON"].flatMap { $0.isEmpty ? nil : $0 }
             ?? Self.packageRoot.appendingPathComponent(".venv/bin/python").path
@@ -72,6 +73,7 @@ public final class VirtualPeer: @unchecked Sendable {
         var arguments = [script, "--controllers", String(controllers)]
         for index in legacyOnly { arguments += ["--legacy-only", String(index)] }
         if extendedBeacon { arguments.append("--extended-beacon") }
+        if security { arguments.append("--security") }
         for database in databases { arguments += ["--database", database] }
         if verbose { arguments.append("-v") }
 

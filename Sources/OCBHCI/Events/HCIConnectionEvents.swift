@@ -1,4 +1,4 @@
-// Connection events outside LE Meta: Disconnection Complete, Encryption Change, Read Remote Version Information Complete.
+// Connection events outside LE Meta: Disconnection Complete, Encryption Change (v1, v2), Read Remote Version Information Complete.
 
 /// The Disconnection Complete event, code 0x05 (Core v5.4 Vol 4 Part E §7.7.5):
 /// Status (1), Connection_Handle (2), Reason (1).
@@ -23,7 +23,7 @@ public struct HCIDisconnectionCompleteEvent: Hashable, Sendable {
     }
 }
 
-/// The Encryption Change [v1] event, code 0x08 (Core v5.4 Vol 4 Part E §7.7.8):
+/// The Encryption Change event, code 0x08 [v1] or 0x59 [v2] (Core v5.4 Vol 4 Part E §7.7.8, §7.7.8.1):
 /// Status (1), Connection_Handle (2), Encryption_Enabled (1: 0x00 off, 0x01 on with AES-CCM on LE).
 public struct HCIEncryptionChangeEvent: Hashable, Sendable {
     /// Status.
@@ -43,9 +43,15 @@ public struct HCIEncryptionChangeEvent: Hashable, Sendable {
     /// True when the link is now encrypted.
     public var isEncrypted: Bool { encryptionEnabled != 0 }
 
-    static func decode(_ parameters: [UInt8]) throws(HCIEventDecodingError) -> Self {
-        var reader = FieldReader(parameters, event: "Encryption Change")
-        return Self(status: try reader.status(), handle: try reader.handle(), encryptionEnabled: try reader.u8("Encryption_Enabled"))
+    /// The key size in octets, from Encryption Change [v2] (event 0x59, §7.7.8.1); nil from v1.
+    public var encryptionKeySize: UInt8?
+
+    /// Decodes v1 (4 bytes) or, for `event` "Encryption Change [v2]", v2 (5 bytes: Encryption_Key_Size last).
+    static func decode(_ parameters: [UInt8], event: String = "Encryption Change") throws(HCIEventDecodingError) -> Self {
+        var reader = FieldReader(parameters, event: event)
+        var decoded = Self(status: try reader.status(), handle: try reader.handle(), encryptionEnabled: try reader.u8("Encryption_Enabled"))
+        if event != "Encryption Change" { decoded.encryptionKeySize = try reader.u8("Encryption_Key_Size") }
+        return decoded
     }
 }
 

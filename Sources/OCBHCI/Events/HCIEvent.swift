@@ -12,6 +12,8 @@ public enum HCIEvent: Hashable, Sendable {
     case disconnectionComplete(HCIDisconnectionCompleteEvent)
     /// 0x08 Encryption Change [v1].
     case encryptionChange(HCIEncryptionChangeEvent)
+    /// 0x30 Encryption Key Refresh Complete: Status (1), Connection_Handle (2) (Vol 4 Part E §7.7.39).
+    case encryptionKeyRefreshComplete(status: HCIErrorCode, handle: ConnectionHandle)
     /// 0x0C Read Remote Version Information Complete.
     case readRemoteVersionInformationComplete(HCIReadRemoteVersionInformationCompleteEvent)
     /// 0x0E Command Complete.
@@ -39,6 +41,10 @@ public enum HCIEvent: Hashable, Sendable {
         public static let encryptionChange: UInt8 = 0x08
         /// 0x0C Read Remote Version Information Complete.
         public static let readRemoteVersionInformationComplete: UInt8 = 0x0C
+        /// 0x30 Encryption Key Refresh Complete.
+        public static let encryptionKeyRefreshComplete: UInt8 = 0x30
+        /// 0x59 Encryption Change [v2]: as v1, then Encryption_Key_Size (1).
+        public static let encryptionChangeV2: UInt8 = 0x59
         /// 0x0E Command Complete.
         public static let commandComplete: UInt8 = 0x0E
         /// 0x0F Command Status.
@@ -80,6 +86,10 @@ public enum HCIEvent: Hashable, Sendable {
         switch code {
         case Code.disconnectionComplete: self = .disconnectionComplete(try .decode(parameters))
         case Code.encryptionChange: self = .encryptionChange(try .decode(parameters))
+        case Code.encryptionChangeV2: self = .encryptionChange(try .decode(parameters, event: "Encryption Change [v2]"))
+        case Code.encryptionKeyRefreshComplete:
+            var reader = FieldReader(parameters, event: "Encryption Key Refresh Complete")
+            self = .encryptionKeyRefreshComplete(status: try reader.status(), handle: try reader.handle())
         case Code.readRemoteVersionInformationComplete: self = .readRemoteVersionInformationComplete(try .decode(parameters))
         case Code.commandComplete: self = .commandComplete(try .decode(parameters))
         case Code.commandStatus: self = .commandStatus(try .decode(parameters))

@@ -70,6 +70,12 @@ public protocol CentralHost: AnyObject, Sendable {
     /// over: one hand-over for all of them, no dispatch of its own, so a subscriber's values at line rate cost no
     /// thread wake-up each. Safe from any thread.
     func deliverOnEventQueue(_ work: @escaping @Sendable () -> Void)
+    /// Encrypts connection `handle` (Core v5.4 Vol 3 Part H): with a bond's key when the peer is bonded, else by
+    /// pairing (and bonding); delivers the link's security once encrypted, or the error (``HostError/pairingFailed(_:_:byPeer:)``,
+    /// ``HostError/encryptionFailed(_:_:)``, ``HostError/notConnected(_:)``, ``HostError/disconnected(_:_:)``).
+    func secure(_ handle: ConnectionHandle, completion: @escaping @Sendable (Result<LinkSecurity, HostError>) -> Void)
+    /// The current security of connection `handle`; nil when there is no such connection.
+    func security(of handle: ConnectionHandle) -> LinkSecurity?
     /// True when a Write Without Response on `handle` would go out now (ACL buffers and queue not full).
     func canSendWriteWithoutResponse(_ handle: ConnectionHandle) -> Bool
     /// The host's current state.

@@ -2,6 +2,7 @@
 
 import OCBCore
 import OCBHCI
+import OCBSMP
 
 /// An error from a ``CentralHost``.
 ///
@@ -46,6 +47,15 @@ public enum HostError: Error, Sendable, Hashable, CustomStringConvertible {
     case attRequestRejected(String)
     /// The host was stopped while the request was in flight.
     case stopped
+    /// Pairing on the connection failed (Core v5.4 Vol 3 Part H §3.5.5): the reason, and whether the peer sent
+    /// Pairing Failed (false: this side gave up, e.g. a confirm value did not match, or the 30 s SMP timeout).
+    case pairingFailed(ConnectionHandle, SMPPairingFailedReason, byPeer: Bool)
+    /// The controller could not encrypt the link (HCI Encryption Change status, Vol 4 Part E §7.7.8): 0x06 PIN or
+    /// Key Missing means the peer no longer has the bond's key (remove the bond and pair again).
+    case encryptionFailed(ConnectionHandle, HCIErrorCode)
+    /// The link is encrypted, yet the peer asks for more than this host can give (an authenticated key, which Just
+    /// Works pairing never makes, or a longer key): what was asked.
+    case insufficientSecurity(ConnectionHandle, String)
 
     public var description: String {
         switch self {
@@ -68,6 +78,14 @@ public enum HostError: Error, Sendable, Hashable, CustomStringConvertible {
         case .attTimeout(let handle): "ATT transaction timed out on connection 0x\(String(handle.rawValue, radix: 16))"
         case .attRequestRejected(let why): "ATT request rejected: \(why)"
         case .stopped: "host stopped"
+        case .pairingFailed(let handle, let reason, let byPeer):
+            "pairing on connection 0x\(String(handle.rawValue, radix: 16)) failed: \(reason)\(byPeer ? " (sent by the peer)" : "")"
+        case .encryptionFailed(let handle, let status):
+            status == .pinOrKeyMissing
+                ? "the peer on connection 0x\(String(handle.rawValue, radix: 16)) no longer has the bond's key (PIN or Key Missing): remove the bond and pair again"
+                : "encryption of connection 0x\(String(handle.rawValue, radix: 16)) failed: \(status)"
+        case .insufficientSecurity(let handle, let what):
+            "connection 0x\(String(handle.rawValue, radix: 16)) is encrypted, but the peer asks for \(what), which Just Works pairing cannot give"
         }
     }
 }

@@ -26,6 +26,9 @@ protocol ATTLinkHost: SerialHost {
     /// Ends connection `handle` after its ATT bearer closed on a transaction timeout (Vol 3 Part F §3.3.3: no further
     /// ATT PDUs on it, so the link is of no use); its end is reported with ``HostError/attTimeout(_:)``.
     func disconnectAfterATTTimeout(_ handle: ConnectionHandle)
+    /// A request on `handle` was answered with an insufficient-security error and waits in the bearer
+    /// (``LinkATT/Output/securityRequired``): the host raises the link's security, then hands the outcome to the link (``LinkATT/securityRaised(now:)`` or ``LinkATT/securityNotRaised(now:)``).
+    func securityRequired(_ response: ATTErrorResponse, on handle: ConnectionHandle)
     /// Arms the host's timer for the earliest deadline of its state machines, the links' ``nextLinkDeadline`` included.
     func rescheduleTimer()
 }
@@ -123,6 +126,7 @@ extension ATTLinkHost {
         if let mtu = output.mtu, links[handle] != nil { emit(.mtuChanged(handle: handle, mtu: mtu)) }
         for line in output.diagnostics { emit(.diagnostic(line)) }
         for pdu in output.unclaimedValues { emit(.attReceived(handle: handle, pdu: pdu)) }
+        if let response = output.securityRequired, links[handle] != nil { securityRequired(response, on: handle) }
         if output.transactionTimedOut, links[handle] != nil {
             emit(.diagnostic("ATT transaction on 0x\(String(handle.rawValue, radix: 16)) timed out; disconnecting the link"))
             disconnectAfterATTTimeout(handle)

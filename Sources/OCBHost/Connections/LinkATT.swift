@@ -28,6 +28,10 @@ package final class LinkATT {
         /// True in the output of the call in which the bearer closed on a transaction timeout (Vol 3 Part F §3.3.3):
         /// no ATT PDU may be sent on this bearer any more, so the host disconnects the link.
         package var transactionTimedOut = false
+        /// The Error Response of a request the bearer parked until the link's security is raised
+        /// (``OCBATT/ATTBearerEvent/securityRequired(_:)``): the host pairs or encrypts, then calls
+        /// ``securityRaised(now:)`` or ``securityNotRaised(now:)``.
+        package var securityRequired: ATTErrorResponse?
         /// False when the call left the transaction deadline (``nextDeadline``) as it was, so the host's timer needs no
         /// re-arming: a received notification, say. True unless the call checked.
         package var deadlineChanged = true
@@ -93,6 +97,8 @@ package final class LinkATT {
                     timedOut = true
                     output.transactionTimedOut = true
                 }
+            case .securityRequired(let response):
+                output.securityRequired = response
             case .diagnostic(let diagnostic):
                 output.diagnostics.append("ATT on 0x\(String(handle.rawValue, radix: 16)): \(diagnostic)")
             case .value(let valueHandle, let value, .notification):
@@ -104,6 +110,16 @@ package final class LinkATT {
         output.diagnostics += clientDiagnostics.map { "GATT on 0x\(String(handle.rawValue, radix: 16)): \($0)" }
         clientDiagnostics.removeAll()
         return output
+    }
+
+    /// The link's security was raised: the parked request goes again.
+    package func securityRaised(now: ContinuousClock.Instant) -> Output {
+        sort(client.securityRaised(now: now))
+    }
+
+    /// The link's security could not be raised: the parked request completes with its Error Response.
+    package func securityNotRaised(now: ContinuousClock.Instant) -> Output {
+        sort(client.securityNotRaised(now: now))
     }
 
     /// One PDU received on CID 0x0004.

@@ -16,10 +16,12 @@ struct LinkState: ATTLink {
     /// True after a Write Without Response could not go out at once: the next time it can,
     /// ``HostEvent/readyToSendWriteWithoutResponse(handle:)`` is emitted.
     var writeWithoutResponseBlocked = false
+    /// Encryption in force and the procedure raising it (pairing, or encryption with a bond's key).
+    var security = LinkSecurityState()
 
     init(info: ConnectionInfo, attTransactionTimeout: Duration = ATTBearer.defaultTransactionTimeout) {
         self.info = info
-        router = L2CAPConnectionRouter(handle: info.handle)
+        router = L2CAPConnectionRouter(handle: info.handle, securityManagerAttached: true)
         att = LinkATT(handle: info.handle, transactionTimeout: attTransactionTimeout)
     }
 }

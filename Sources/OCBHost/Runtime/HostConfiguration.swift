@@ -31,6 +31,8 @@ public struct HostConfiguration: Sendable {
     /// Connection Complete sooner (``HostController``'s shedding); default 1 s. Past it the attempt waits for a peer
     /// that is not at hand (a reconnect may wait hours), and reports are handled. Zero never sheds for an attempt.
     public var attemptSheddingWindow: Duration = .seconds(1)
+    /// Pairing, bonding and where bonds are kept (``SecurityConfiguration``).
+    public var security = SecurityConfiguration()
 
     /// Makes a configuration.
     public init(makeTransport: @escaping @Sendable () throws -> any HCITransport, ownAddress: OwnAddress = .automatic,

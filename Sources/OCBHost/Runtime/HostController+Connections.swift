@@ -160,6 +160,7 @@ extension HostController {
                                       parameters: LinkParameters(interval: event.connectionInterval, latency: event.peripheralLatency,
                                                                  supervisionTimeout: event.supervisionTimeout))
             links[event.handle] = LinkState(info: info, attTransactionTimeout: configuration.attTransactionTimeout)
+            links[event.handle]?.att.client.raisesSecurityOnError = configuration.security.pairsOnInsufficientSecurity
             guard event.role == 0 else {
                 emit(.diagnostic("unexpected peripheral-role connection 0x\(String(event.handle.rawValue, radix: 16))"))
                 return
@@ -189,6 +190,7 @@ extension HostController {
     func endLink(_ handle: ConnectionHandle, reason: HCIErrorCode, error: HostError?) {
         guard let link = links.removeValue(forKey: handle) else { return }
         link.att.close(error ?? .disconnected(handle, reason), now: clock.now)
+        endSecurity(link, error: error ?? .disconnected(handle, reason))
         _ = recombiner.reset(handle: handle)
         // The controller flushed this handle's unacknowledged packets (Vol 4 Part E §7.7.5).
         _ = acl?.connectionClosed(handle: handle)

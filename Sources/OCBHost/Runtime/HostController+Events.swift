@@ -23,7 +23,11 @@ extension HostController {
             emit(.diagnostic("Data Buffer Overflow (link type 0x\(String(linkType, radix: 16)))"))
         case .leMeta(let meta):
             handleLEMeta(meta)
-        case .encryptionChange, .readRemoteVersionInformationComplete, .vendor, .unknown:
+        case .encryptionChange(let change):
+            handleEncryptionChange(handle: change.handle, status: change.status, encrypted: change.isEncrypted, keySize: change.encryptionKeySize)
+        case .encryptionKeyRefreshComplete(let status, let handle):
+            handleEncryptionChange(handle: handle, status: status, encrypted: true, keySize: nil)
+        case .readRemoteVersionInformationComplete, .vendor, .unknown:
             break
         }
     }

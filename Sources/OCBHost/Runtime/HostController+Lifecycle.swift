@@ -86,6 +86,7 @@ extension HostController {
             switch result {
             case .success(let info):
                 self.info = info
+                loadBonds(controller: info.publicAddress != .zero ? info.publicAddress : info.ownAddress.address)
                 setState(.poweredOn)
             case .failure(let error):
                 tearDown(error, reason: .unspecifiedError)
@@ -213,7 +214,7 @@ extension HostController {
     func rescheduleTimer() {
         guard transport != nil else { return }
         let earliest = DeadlineTimer.earliest
-        let next = earliest(earliest(commands.nextDeadline, attempts.nextDeadline), earliest(scan?.merger.nextDeadline, nextLinkDeadline))
+        let next = earliest(earliest(commands.nextDeadline, attempts.nextDeadline), earliest(scan?.merger.nextDeadline, earliest(nextLinkDeadline, nextSecurityDeadline)))
         if next == timer.deadline { return }  // armed already (or disarmed already): no handler to make
         timer.arm(next, on: queue) { [weak self] in
             guard let self else { return }
@@ -227,6 +228,7 @@ extension HostController {
         tickAttempts(now: now)
         tickScan(now: now)
         tickLinks(now: now)
+        tickSecurity(now: now)
         rescheduleTimer()
     }
 }

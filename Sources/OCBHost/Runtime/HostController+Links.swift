@@ -131,8 +131,8 @@ extension HostController {
             emit(.diagnostic("L2CAP signaling on 0x\(String(handle.rawValue, radix: 16)): \(signaling)"))
         case .diagnostic(let diagnostic):
             emit(.diagnostic("L2CAP on 0x\(String(handle.rawValue, radix: 16)): \(diagnostic)"))
-        case .securityManager:
-            break
+        case .securityManager(let pdu):
+            receiveSMP(pdu, on: handle)
         }
     }
 }

@@ -43,6 +43,9 @@ public final class HostController: CentralHost, ATTLinkHost, @unchecked Sendable
     var commandFamily: CommandFamily?
     var reassembler = ExtendedAdvertisingReassembler()
     let timer = DeadlineTimer()
+    /// The bonds of the controller (loaded at power-on) and the key store they came from (nil before power-on).
+    var bondBook = BondBook()
+    var bondStore: BondStore?
     /// The clock of the open transport (``HCITransport/clock``), else the system's.
     var clock: any HostClock = SystemHostClock.shared
 

@@ -1,0 +1,267 @@
+// The full host's Security Manager: pairing on CID 6, link encryption with HCI LE Enable Encryption, bonds kept and used.
+
+import Foundation
+import OCBATT
+import OCBCore
+import OCBHCI
+import OCBL2CAP
+import OCBSMP
+
+extension HostController {
+    /// Why the link's security is being raised.
+    enum SecurityCause {
+        /// The API asked (``secure(_:completion:)``).
+        case request
+        /// The ATT bearer parked a request answered with this insufficient-security error.
+        case att(ATTErrorResponse)
+        /// The peripheral sent a Security Request (Core v5.4 Vol 3 Part H §3.6.7).
+        case peerRequest
+    }
+
+    /// Encrypts connection `handle`: with the bond's key when the peer is bonded (no pairing), else by pairing
+    /// (Just Works; bonding per ``SecurityConfiguration/bondable``). Completes with the link's security once
+    /// encrypted (at once when it is already), or ``HostError/pairingFailed(_:_:byPeer:)``,
+    /// ``HostError/encryptionFailed(_:_:)``, ``HostError/notConnected(_:)``, ``HostError/disconnected(_:_:)``.
+    public func secure(_ handle: ConnectionHandle, completion: @escaping @Sendable (Result<LinkSecurity, HostError>) -> Void) {
+        queue.async {
+            self.raiseSecurity(handle, because: .request) { result in self.deliver { completion(result) } }
+        }
+    }
+
+    /// The link's current security (nil when not connected).
+    public func security(of handle: ConnectionHandle) -> LinkSecurity? {
+        onQueue { links[handle]?.security.current }
+    }
+
+    /// The bond of the device at `address` (its identity address, or a resolvable private address a bond's IRK
+    /// resolves), as loaded at power-on or made since; nil when none.
+    public func bond(for address: BluetoothAddress) -> Bond? {
+        onQueue { bondBook.bond(for: address) }
+    }
+
+    /// The identity address a resolvable private address resolves to with a bond's IRK; nil otherwise.
+    func resolvedIdentity(_ peer: PeerAddress) -> PeerAddress? {
+        guard peer.type == .random, let identity = bondBook.identity(of: peer.address),
+              let bond = bondBook.bonds[identity] else { return nil }
+        return PeerAddress(identity, type: bond.peerAddressType == "public" ? .public : .random)
+    }
+
+    /// Loads the bonds of the controller just brought up; a file that cannot be read is said as a notice (it names
+    /// the file) and the other bonds are kept.
+    func loadBonds(controller: BluetoothAddress) {
+        let store = BondStore(controller: controller, root: configuration.security.stateDirectory)
+        bondStore = store
+        let (bonds, problems) = store.load()
+        bondBook = BondBook(bonds)
+        for problem in problems { emit(.notice("key store: \(problem)")) }
+    }
+
+    /// Starts raising `handle`'s security unless a procedure runs already; `done` (if any) gets the outcome.
+    func raiseSecurity(_ handle: ConnectionHandle, because cause: SecurityCause, _ done: ((Result<LinkSecurity, HostError>) -> Void)?) {
+        guard let link = links[handle] else {
+            done?(.failure(.notConnected(handle)))
+            return
+        }
+        if let done { links[handle]?.security.waiters.append(done) }
+        if case .att = cause { links[handle]?.security.attWaiting = true }
+        guard link.security.procedure == nil else { return }
+        let current = link.security.current
+        switch cause {
+        case .att(let response) where current.encrypted:
+            // Encrypted, and still not enough: Just Works cannot give an authenticated key, nor a longer one.
+            let what = response.error == .insufficientAuthentication ? "an authenticated (MITM) key" : "more than a \(current.keySize)-octet key"
+            return finishSecurity(handle, .failure(.insufficientSecurity(handle, what)))
+        case .att where link.security.pairingFailed:
+            return finishSecurity(handle, .failure(.insufficientSecurity(handle, "encryption, and pairing failed on this link")))
+        case .request, .peerRequest:
+            if current.encrypted { return finishSecurity(handle, .success(current)) }
+        case .att:
+            break
+        }
+        if let bond = bondBook.bond(for: link.info.peer.address) {
+            encrypt(handle, with: bond)
+        } else {
+            startPairing(handle)
+        }
+    }
+
+    /// LE Enable Encryption with the bond's LTK, EDIV and Rand (Vol 4 Part E §7.8.24); Encryption Change ends it.
+    private func encrypt(_ handle: ConnectionHandle, with bond: Bond) {
+        links[handle]?.security.procedure = .encrypting(bond)
+        let key = Hex.bytes(bond.longTermKey) ?? []
+        let rand = (Hex.bytes(bond.rand) ?? []).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        emit(.diagnostic("security on 0x\(String(handle.rawValue, radix: 16)): encrypting with the bond of \(bond.peer)"))
+        sendExpectingStatus(HCILEEnableEncryption(handle: handle, randomNumber: rand, encryptedDiversifier: bond.ediv,
+                                                  longTermKey: key.reversed())) { [self] error in
+            guard let error, case .encrypting? = links[handle]?.security.procedure else { return }
+            finishSecurity(handle, .failure(error))
+        }
+    }
+
+    /// Pairing as the initiator (``OCBSMP/SMPInitiator``) with this host's and the peer's addresses on the link.
+    private func startPairing(_ handle: ConnectionHandle) {
+        guard let link = links[handle], let own = info?.ownAddress else { return }
+        let local = SMPAddress(isRandom: own.type == .random, address: own.address)
+        let peer = SMPAddress(isRandom: link.info.peer.type == .random || link.info.peer.type == .randomIdentity,
+                              address: link.info.peer.address)
+        var initiator = SMPInitiator(local: local, peer: peer, bonding: configuration.security.bondable,
+                                     random: configuration.security.random)
+        let outputs = initiator.start(now: clock.now)
+        links[handle]?.security.procedure = .pairing(initiator)
+        emit(.diagnostic("security on 0x\(String(handle.rawValue, radix: 16)): pairing (Just Works)"))
+        applySMP(outputs, on: handle)
+    }
+
+    /// Runs `step` on the link's pairing and carries out what it gives; nothing when no pairing runs.
+    private func stepPairing(_ handle: ConnectionHandle, _ step: (inout SMPInitiator) -> [SMPInitiator.Output]) {
+        guard case .pairing(var initiator)? = links[handle]?.security.procedure else { return }
+        let outputs = step(&initiator)
+        links[handle]?.security.procedure = .pairing(initiator)
+        applySMP(outputs, on: handle)
+    }
+
+    /// Sends the pairing's PDUs on CID 0x0006, starts encryption, stores the keys or reports the failure.
+    private func applySMP(_ outputs: [SMPInitiator.Output], on handle: ConnectionHandle) {
+        for output in outputs {
+            switch output {
+            case .send(let pdu):
+                if let error = sendFrame(L2CAPBasicFrame(handle: handle, channelID: .securityManagerProtocol, payload: pdu)) {
+                    emit(.diagnostic("SMP send on 0x\(String(handle.rawValue, radix: 16)): \(error)"))
+                }
+            case .startEncryption(let key, let ediv, let rand):
+                let number = rand.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                sendExpectingStatus(HCILEEnableEncryption(handle: handle, randomNumber: number, encryptedDiversifier: ediv,
+                                                          longTermKey: key.reversed())) { [self] error in
+                    guard error != nil else { return }
+                    stepPairing(handle) { $0.encryptionChanged(false, now: clock.now) }
+                }
+            case .completed(let result):
+                paired(handle, result)
+            case .failed(let reason, let sentByUs):
+                links[handle]?.security.pairingFailed = true
+                finishSecurity(handle, .failure(.pairingFailed(handle, reason, byPeer: !sentByUs)))
+            }
+        }
+        rescheduleTimer()
+    }
+
+    /// Pairing completed: the keys become a bond (when both sides asked for bonding and there is an LTK to keep).
+    private func paired(_ handle: ConnectionHandle, _ result: SMPPairingResult) {
+        guard let link = links[handle] else { return }
+        var security = link.security.current
+        security.authenticated = result.authenticated
+        security.secureConnections = result.secureConnections
+        if security.keySize == 0 { security.keySize = result.keySize }
+        if result.bonding, !result.longTermKey.isEmpty, let store = bondStore {
+            let identity = result.identityAddress ?? SMPAddress(isRandom: link.info.peer.type != .public, address: link.info.peer.address)
+            let bond = Bond(peer: identity.address.description, peerAddressType: identity.isRandom ? "random" : "public",
+                            longTermKey: Hex.string(result.longTermKey), ediv: result.ediv, rand: Hex.string(result.rand),
+                            keySize: result.keySize, authenticated: result.authenticated,
+                            secureConnections: result.secureConnections,
+                            identityResolvingKey: result.identityResolvingKey.map { Hex.string($0) },
+                            signatureKey: result.signatureKey.map { Hex.string($0) },
+                            created: ISO8601DateFormatter().string(from: Date()))
+            do throws(BondStoreError) {
+                try store.save(bond)
+                bondBook.add(bond)
+                security.bonded = true
+                emit(.diagnostic("security on 0x\(String(handle.rawValue, radix: 16)): bonded with \(bond.peer) (\(store.path(of: identity.address)))"))
+            } catch {
+                emit(.notice("key store: \(error); the link is encrypted, but the bond is not kept"))
+            }
+        }
+        links[handle]?.security.current = security
+        finishSecurity(handle, .success(security))
+    }
+
+    /// Ends the running procedure: the waiters get the outcome, a parked ATT request goes again (or fails with its
+    /// error), and a change of the link's security is reported.
+    func finishSecurity(_ handle: ConnectionHandle, _ result: Result<LinkSecurity, HostError>) {
+        guard let link = links[handle] else { return }
+        links[handle]?.security.procedure = nil
+        links[handle]?.security.waiters = []
+        links[handle]?.security.attWaiting = false
+        if case .failure(let error) = result {
+            emit(.diagnostic("security on 0x\(String(handle.rawValue, radix: 16)): \(error)"))
+        }
+        if case .success(let security) = result, security != link.security.current || link.security.procedure != nil {
+            emit(.securityChanged(handle: handle, security: security))
+        }
+        for waiter in link.security.waiters { waiter(result) }
+        if link.security.attWaiting {
+            let now = clock.now
+            let success = (try? result.get()) != nil
+            applyATT(success ? link.att.securityRaised(now: now) : link.att.securityNotRaised(now: now), on: handle)
+        }
+    }
+
+    /// ``ATTLinkHost/securityRequired(_:on:)``: pair or encrypt, unless turned off, then send the request again.
+    func securityRequired(_ response: ATTErrorResponse, on handle: ConnectionHandle) {
+        raiseSecurity(handle, because: .att(response), nil)
+    }
+
+    /// One SMP PDU from the peer on CID 0x0006.
+    func receiveSMP(_ pdu: [UInt8], on handle: ConnectionHandle) {
+        guard let link = links[handle] else { return }
+        if case .pairing = link.security.procedure {
+            return stepPairing(handle) { $0.receive(pdu, now: clock.now) }
+        }
+        switch pdu.first {
+        case SMPCode.securityRequest.rawValue:
+            // The peripheral asks for security (§2.4.6): encrypt with the bond, else pair, as iOS does.
+            raiseSecurity(handle, because: .peerRequest, nil)
+        case SMPCode.pairingRequest.rawValue:
+            // Only the central initiates pairing on LE (§3.5.1): Command Not Supported.
+            _ = sendFrame(L2CAPBasicFrame(handle: handle, channelID: .securityManagerProtocol,
+                                          payload: SMPPDU.pairingFailed(.commandNotSupported).bytes))
+        default:
+            emit(.diagnostic("SMP on 0x\(String(handle.rawValue, radix: 16)): \(Hex.string(pdu.prefix(8))) outside pairing; dropped"))
+        }
+    }
+
+    /// HCI Encryption Change (Vol 4 Part E §7.7.8) or Encryption Key Refresh Complete (§7.7.39).
+    func handleEncryptionChange(handle: ConnectionHandle, status: HCIErrorCode, encrypted: Bool, keySize: UInt8?) {
+        guard let link = links[handle] else { return }
+        let on = status.isSuccess && encrypted
+        if status.isSuccess {
+            links[handle]?.security.current.encrypted = encrypted
+            if let keySize { links[handle]?.security.current.keySize = Int(keySize) }
+            if !encrypted { links[handle]?.security.current = LinkSecurity() }
+        }
+        switch link.security.procedure {
+        case .encrypting(let bond):
+            guard on else { return finishSecurity(handle, .failure(.encryptionFailed(handle, status.isSuccess ? .unspecifiedError : status))) }
+            var security = links[handle]?.security.current ?? LinkSecurity()
+            security.authenticated = bond.authenticated
+            security.secureConnections = bond.secureConnections
+            if keySize == nil { security.keySize = bond.keySize }
+            security.bonded = true
+            links[handle]?.security.current = security
+            finishSecurity(handle, .success(security))
+        case .pairing:
+            stepPairing(handle) { $0.encryptionChanged(on, now: clock.now) }
+        case nil:
+            emit(.diagnostic("security on 0x\(String(handle.rawValue, radix: 16)): encryption \(on ? "on" : "off") (\(status))"))
+        }
+    }
+
+    /// Times out pairings 30 s after their last PDU (Vol 3 Part H §3.4).
+    func tickSecurity(now: ContinuousClock.Instant) {
+        for handle in links.keys.sorted() {
+            guard let deadline = links[handle]?.security.nextDeadline, deadline <= now else { continue }
+            stepPairing(handle) { $0.tick(now: now) }
+        }
+    }
+
+    /// The earliest pairing deadline of all links.
+    var nextSecurityDeadline: ContinuousClock.Instant? {
+        var earliest: ContinuousClock.Instant?
+        for link in links.values { earliest = DeadlineTimer.earliest(earliest, link.security.nextDeadline) }
+        return earliest
+    }
+
+    /// The link ended: whoever waits for its security gets `error`.
+    func endSecurity(_ link: LinkState, error: HostError) {
+        for waiter in link.security.waiters { waiter(.failure(error)) }
+    }
+}

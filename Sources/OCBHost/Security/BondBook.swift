@@ -1,0 +1,63 @@
+// The bonds of the running host in memory: looked up by identity address or by a resolvable private address.
+
+import OCBCore
+import OCBSMP
+
+/// The host's bonds (loaded from its ``BondStore`` at power-on) and the resolution of resolvable private addresses
+/// with their IRKs (Core v5.4 Vol 6 Part B §1.3.2.3, Vol 3 Part H §2.2.2).
+///
+/// Bounds: one entry per bond file; the resolution cache holds at most ``resolvedCapacity`` addresses (an RPA lives
+/// about 15 minutes; the cache is emptied when full), so a flood of random addresses costs at most one ah per
+/// address per IRK and bounded memory. Used on the host's queue only.
+struct BondBook {
+    /// Bonds by identity address.
+    private(set) var bonds: [BluetoothAddress: Bond] = [:]
+    /// Resolvable private addresses seen, and the identity each resolved to (nil: none of the IRKs).
+    private var resolved: [BluetoothAddress: BluetoothAddress?] = [:]
+    /// The most addresses kept in the resolution cache.
+    static let resolvedCapacity = 4_096
+
+    /// A book of `bonds` (later ones replace earlier ones with the same identity).
+    init(_ bonds: [Bond] = []) {
+        for bond in bonds { add(bond) }
+    }
+
+    /// Adds or replaces a bond; the resolution cache is emptied (a new IRK may resolve addresses seen before).
+    mutating func add(_ bond: Bond) {
+        guard let identity = BluetoothAddress(bond.peer) else { return }
+        bonds[identity] = bond
+        resolved.removeAll()
+    }
+
+    /// Forgets the bond of `identity`.
+    mutating func remove(_ identity: BluetoothAddress) {
+        bonds[identity] = nil
+        resolved.removeAll()
+    }
+
+    /// The bond of the device at `address`: its identity address, or a resolvable private address one of the bonds'
+    /// IRKs resolves (the result cached).
+    mutating func bond(for address: BluetoothAddress) -> Bond? {
+        if let bond = bonds[address] { return bond }
+        guard let identity = identity(of: address) else { return nil }
+        return bonds[identity]
+    }
+
+    /// The identity address a resolvable private address resolves to with a bond's IRK; nil for other addresses and
+    /// for addresses no IRK resolves.
+    mutating func identity(of address: BluetoothAddress) -> BluetoothAddress? {
+        guard address.value >> 46 == 0b01, bonds.values.contains(where: { $0.identityResolvingKey != nil }) else { return nil }
+        if let cached = resolved[address] { return cached }
+        var found: BluetoothAddress?
+        for (identity, bond) in bonds {
+            guard let irkText = bond.identityResolvingKey, let irk = Hex.bytes(irkText) else { continue }
+            if (try? ResolvablePrivateAddress.resolves(address, irk: irk)) == true {
+                found = identity
+                break
+            }
+        }
+        if resolved.count >= Self.resolvedCapacity { resolved.removeAll() }
+        resolved[address] = found
+        return found
+    }
+}

@@ -1,0 +1,174 @@
+"""The `--security` peripheral "OCB Charlie": characteristics behind encryption and authentication, Bumble's SMP as the
+responder (Secure Connections or legacy, or refusing), a resolvable private address that rotates on request.
+
+Identity: random static CHARLIE_IDENTITY, IRK CHARLIE_IRK (distributed in pairing). It advertises from a resolvable
+private address made with that IRK (Core v5.4 Vol 6 Part B §1.3.2.2); `rotate charlie` makes a new one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import struct
+
+from bumble import att, gatt, hci, pairing
+from bumble.device import AdvertisingType, Device, DeviceConfiguration
+from bumble.gatt import Characteristic, CharacteristicValue, Service
+from bumble.host import Host
+from bumble.keys import MemoryKeyStore
+
+import advertisers as adv
+from peer_controller import PeerController
+
+logger = logging.getLogger('peer.security')
+
+R = gatt.Characteristic.Properties
+READABLE = att.Attribute.READABLE
+WRITEABLE = att.Attribute.WRITEABLE
+
+CHARLIE_NAME = 'OCB Charlie'
+CHARLIE_IDENTITY = 'C1:C3:00:00:00:01'  # random static identity address
+CHARLIE_IRK = bytes.fromhex('0cb3000000000000000000000000a1a1')  # most significant octet first
+CHARLIE_SERVICE_UUID = '0CB30001-7E57-4C0D-A9E5-0123456789AB'
+ENCRYPTED_UUID = '0CB30002-7E57-4C0D-A9E5-0123456789AB'
+AUTHENTICATED_UUID = '0CB30003-7E57-4C0D-A9E5-0123456789AB'
+COUNTER_UUID = '0CB30004-7E57-4C0D-A9E5-0123456789AB'
+OPEN_UUID = '0CB30005-7E57-4C0D-A9E5-0123456789AB'
+ENCRYPTED_VALUE = b'encrypted secret'
+AUTHENTICATED_VALUE = b'authenticated secret'
+OPEN_VALUE = b'open'
+CHARLIE_INTERVAL_MS = 50
+CHARLIE_RSSI = -48
+COUNTER_PERIOD_S = 0.1
+
+# Pairing modes of the `pairing MODE` control line.
+MODES = ('sc', 'legacy', 'refuse')
+
+
+class RefusingDelegate(pairing.PairingDelegate):
+    """Refuses every Pairing Request: Bumble answers Pairing Failed, Pairing Not Supported (Vol 3 Part H §3.5.5)."""
+
+    async def accept(self) -> bool:
+        return False
+
+
+def refuse_pairing(device: Device) -> None:
+    """Makes `device` refuse pairing (used for alpha, whose 0x000C needs authentication: its ATT error reaches the app)."""
+    device.pairing_config_factory = lambda _connection: pairing.PairingConfig(delegate=RefusingDelegate())
+
+
+class CharlieApp:
+    """The secure peripheral's database, pairing mode and address."""
+
+    def __init__(self, device: Device, controller: PeerController):
+        self.device = device
+        self.controller = controller
+        self.mode = 'sc'
+        self.counter_tasks: dict[int, asyncio.Task] = {}
+        self.counter = 0
+        self.address = device.random_address
+        device.pairing_config_factory = self._pairing_config
+
+    def _pairing_config(self, _connection) -> pairing.PairingConfig:
+        if self.mode == 'refuse':
+            return pairing.PairingConfig(delegate=RefusingDelegate())
+        return pairing.PairingConfig(sc=self.mode == 'sc', mitm=False, bonding=True,
+                                     identity_address_type=pairing.PairingConfig.AddressType.RANDOM)
+
+    def services(self) -> list[Service]:
+        self.counter_characteristic = Characteristic(
+            COUNTER_UUID, R.READ | R.NOTIFY, READABLE | att.Attribute.READ_REQUIRES_ENCRYPTION, bytes(4))
+        return [Service(CHARLIE_SERVICE_UUID, [
+            Characteristic(ENCRYPTED_UUID, R.READ | R.WRITE,
+                           READABLE | WRITEABLE | att.Attribute.READ_REQUIRES_ENCRYPTION
+                           | att.Attribute.WRITE_REQUIRES_ENCRYPTION, ENCRYPTED_VALUE),
+            Characteristic(AUTHENTICATED_UUID, R.READ, READABLE | att.Attribute.READ_REQUIRES_AUTHENTICATION,
+                           AUTHENTICATED_VALUE),
+            self.counter_characteristic,
+            Characteristic(OPEN_UUID, R.READ, READABLE, OPEN_VALUE),
+        ])]
+
+    def protect_counter_cccd(self) -> None:
+        """The counter's CCCD needs encryption to be written (Vol 3 Part G §3.3.3.3 lets a server ask that)."""
+        for attribute in self.device.gatt_server.attributes:
+            if (attribute.type == gatt.GATT_CLIENT_CHARACTERISTIC_CONFIGURATION_DESCRIPTOR
+                    and self.counter_characteristic.handle < attribute.handle <= self.counter_characteristic.end_group_handle):
+                attribute.permissions |= att.Attribute.WRITE_REQUIRES_ENCRYPTION
+        self.counter_characteristic.on('subscription', self._on_subscription)
+
+    def _on_subscription(self, connection, notify_enabled: bool, _indicate_enabled: bool) -> None:
+        task = self.counter_tasks.pop(connection.handle, None)
+        if task:
+            task.cancel()
+        if notify_enabled:
+            self.counter_tasks[connection.handle] = asyncio.get_running_loop().create_task(self._tick(connection))
+
+    async def _tick(self, connection) -> None:
+        try:
+            while True:
+                await asyncio.sleep(COUNTER_PERIOD_S)
+                self.counter += 1
+                await self.device.notify_subscriber(connection, self.counter_characteristic,
+                                                    struct.pack('<I', self.counter))
+        except (asyncio.CancelledError, Exception) as error:  # the link ended
+            logger.info('counter: %r', error)
+
+    async def rotate(self) -> str:
+        """A new resolvable private address from the IRK; advertising goes on from it."""
+        await self.device.stop_advertising()
+        address = hci.Address.generate_private_address(CHARLIE_IRK[::-1])
+        await self.device.send_command(hci.HCI_LE_Set_Random_Address_Command(random_address=address))
+        self.device.random_address = address
+        self.address = address
+        await self.start_advertising()
+        return str(address).split('/')[0]
+
+    async def start_advertising(self) -> None:
+        await self.device.start_advertising(advertising_type=AdvertisingType(adv.ADV_TYPE_IND), own_address_type=1,
+                                            auto_restart=True, advertising_data=advertising_data(),
+                                            scan_response_data=b'')
+
+    async def forget(self) -> None:
+        """Drops every key (the peer "removed pairing information": a reconnect's encryption fails, PIN or Key Missing)."""
+        self.device.keystore = MemoryKeyStore()
+
+    async def request_security(self) -> int:
+        """Sends a Security Request (Vol 3 Part H §3.6.7) on every link; the count."""
+        count = 0
+        for connection in list(self.device.connections.values()):
+            connection.request_pairing()
+            count += 1
+        return count
+
+
+def advertising_data() -> bytes:
+    return (adv.ad(adv.AD_FLAGS, bytes([adv.FLAGS_LE_GENERAL_DISCOVERABLE_BR_EDR_NOT_SUPPORTED]))
+            + adv.ad(adv.AD_COMPLETE_NAME, CHARLIE_NAME.encode())
+            + adv.ad(adv.AD_COMPLETE_128, adv.uuid128_le(CHARLIE_SERVICE_UUID)))
+
+
+async def make_charlie(link) -> tuple[CharlieApp, dict]:
+    """Starts the secure peripheral on `link`; its READY entry."""
+    controller = PeerController('peer-charlie', link, public_address=None, extended=False, rssi=CHARLIE_RSSI)
+    config = DeviceConfiguration()
+    config.name = CHARLIE_NAME
+    config.address = hci.Address(CHARLIE_IDENTITY, hci.Address.RANDOM_DEVICE_ADDRESS)
+    config.gap_service_enabled = False
+    config.gatt_service_enabled = False
+    config.advertising_interval_min = config.advertising_interval_max = CHARLIE_INTERVAL_MS
+    config.irk = CHARLIE_IRK[::-1]  # Bumble keeps keys little-endian
+    device = Device(config=config, host=Host(controller, controller))
+    device.keystore = MemoryKeyStore()
+    app = CharlieApp(device, controller)
+    device.add_services(app.services())
+    app.protect_counter_cccd()
+    await device.power_on()
+    rpa = hci.Address.generate_private_address(config.irk)
+    await device.send_command(hci.HCI_LE_Set_Random_Address_Command(random_address=rpa))
+    device.random_address = rpa
+    app.address = rpa
+    await app.start_advertising()
+    entry = {'name': CHARLIE_NAME, 'address': str(rpa).split('/')[0], 'addressType': 'random', 'role': 'secure',
+             'identityAddress': CHARLIE_IDENTITY, 'irk': CHARLIE_IRK.hex(), 'connectable': True, 'rssi': CHARLIE_RSSI,
+             'advertisingData': advertising_data().hex(), 'scanResponseData': '', 'intervalMs': CHARLIE_INTERVAL_MS}
+    return app, entry
