@@ -12,6 +12,11 @@ package enum BackendEvent: Sendable, Equatable {
     /// §7.4.6) once known, used to derive peripheral identifiers. Every state below `.poweredOn` ends scanning
     /// and every connection without further events.
     case stateChanged(CBManagerState, controller: BluetoothAddress?)
+    /// The security of the link to `peer` changed (encrypted after pairing or with a bond's key).
+    case securityChanged(PeerAddress, LinkSecurity)
+    /// The controller's bonded devices, each by the address it is known by (the host's `Bond.knownAddress`): their
+    /// identifiers are known to `retrievePeripherals(withIdentifiers:)` from power-on, before any scan.
+    case bonded([PeerAddress])
     /// An advertisement, already merged with its scan response (see ``AdvertisementReport``).
     case advertisement(AdvertisementReport)
     /// The connection to `peer` is up, its ATT_MTU exchanged: `mtu` is the link's published ATT_MTU, for the
@@ -61,6 +66,8 @@ package enum BackendResponse: Sendable, Equatable {
     case written
     /// An RSSI in dBm (-127...20; Vol 4 Part E §7.5.4).
     case rssi(Int)
+    /// The link is encrypted (`pair`): how (Core v5.4 Vol 3 Part C §10.2).
+    case security(LinkSecurity)
     /// The request failed.
     case failure(BackendError)
 }
@@ -79,6 +86,11 @@ package enum BackendError: Error, Sendable, Equatable {
     /// `CBError.peripheralDisconnected`; an auto-reconnect connection does not reconnect (the manager's state drops
     /// below `.poweredOn`, which invalidates its peripherals).
     case controllerLost
+    /// The peer no longer has the bond's key (Encryption Change 0x06 PIN or Key Missing) →
+    /// `CBError.peerRemovedPairingInformation`, with the host's text.
+    case peerRemovedPairingInformation(String)
+    /// Pairing timed out (the 30 s SMP timeout, Core v5.4 Vol 3 Part H §3.4) → `CBError.encryptionTimedOut`.
+    case encryptionTimedOut(String)
     /// Any other failure → `CBError.unknown`.
     case other(String)
 }

@@ -52,6 +52,9 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     /// The peer behind each identifier handed out, for `retrievePeripherals(withIdentifiers:)`: the last 16,384 (a
     /// flood of advertisers cannot grow it without end; an identifier forgotten is retrieved again once seen again).
     var knownPeers = RecentlySeen<UUID, PeerAddress>(capacity: 16_384)
+    /// The controller's bonded devices (``BackendEvent/bonded(_:)``), each by the address it is known by: found by
+    /// ``retrievePeripherals(withIdentifiers:)`` in a new process before any scan (lock held). Bound: one per bond.
+    var bondedPeers: [PeerAddress] = []
     /// Restored peripherals and scan waiting for the first `.poweredOn`.
     var restorePending: (peripherals: [CBPeripheral], scan: ScanParameters?)?
     var requestCounter: UInt64 = 0
@@ -316,10 +319,16 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
         }
     }
 
-    /// The peripherals with these identifiers that this manager has seen (or restored); unknown ones are left out.
+    /// The peripherals with these identifiers that this manager has seen, restored or bonded with (bonds are known from power-on,
+    /// in a new process too); unknown ones are left out.
     open func retrievePeripherals(withIdentifiers identifiers: [UUID]) -> [CBPeripheral] {
         lock.run {
-            identifiers.compactMap { identifier in knownPeers[identifier].map { peripheral(for: $0, identifier: identifier) } }
+            identifiers.compactMap { identifier in
+                let peer = knownPeers[identifier] ?? bondedPeers.first {
+                    PeripheralIdentifier.make(controller: controllerAddress ?? .zero, peer: $0) == identifier
+                }
+                return peer.map { peripheral(for: $0, identifier: identifier) }
+            }
         }
     }
 

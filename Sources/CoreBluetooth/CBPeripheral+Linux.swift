@@ -1,5 +1,6 @@
-// Linux-only additions to CBPeripheral and the GATT attribute classes: device addresses and ATT handles for tools.
+// Linux-only additions to CBPeripheral and the GATT attribute classes: device addresses, ATT handles and pairing for tools.
 package import OCBCore
+package import OCBHost
 
 // These are OpenCoreBluetooth extensions, not part of Apple's CoreBluetooth: iOS hides addresses and handles
 // behind identifiers. Linux tools (cbtool, gateways) need them to name devices the way the radio does.
@@ -18,6 +19,27 @@ extension CBPeripheral {
     /// queue already held `CBCentralManager`'s bound of 1,024 undelivered values (a slow delegate); 0 while the
     /// delegate keeps up. Counts since the peripheral object was made; never reset.
     public var droppedNotificationCount: Int { lock.run { storedDroppedNotifications } }
+
+    /// Linux only: pairs with the peripheral, or encrypts the link with the bond's key when it is bonded (Core v5.4
+    /// Vol 3 Part H): Just Works (this side has no display or keyboard), LE Secure Connections when the peer supports
+    /// it, legacy pairing otherwise; the keys are stored as a bond (`bonds/CONTROLLER/PEER.json` under the state
+    /// directory, ``CBCentralManagerOptionStateDirectoryKey``). Answers
+    /// ``CBPeripheralDelegate/peripheral(_:didCompletePairingWithError:)``. Apps written for iOS need not call it: a
+    /// request answered Insufficient Authentication or Encryption pairs by itself and is sent again, as on iOS.
+    /// Not connected: answered with `CBError.notConnected`. In kernel mode (`hciN`) not yet supported.
+    public func pair() {
+        enqueue(.pair) { nil }
+    }
+
+    /// Linux only: true once the link is encrypted (after ``pair()`` or a pairing a request started); false when not
+    /// connected or not encrypted.
+    public var isEncrypted: Bool { lock.run { storedState == .connected && storedSecurity.encrypted } }
+
+    /// Linux only: true when the link's key is a stored bond's (re-encrypted with it, or bonded by this pairing).
+    public var isBonded: Bool { lock.run { storedState == .connected && storedSecurity.bonded } }
+
+    /// The link's security as this package's value type (for cbtool's description of it).
+    package var linkSecurity: LinkSecurity { lock.run { storedSecurity } }
 
     /// The device address as this package's value type (for cbtool; ``address`` is the public form).
     package var bluetoothAddress: BluetoothAddress { peer.address }

@@ -38,6 +38,8 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
     var writesWithoutResponseInFlight = 0
     /// True after the warning about writes dropped past ``writeWithoutResponseLimit``, until the writes drained.
     var writeDropLogged = false
+    /// The link's security as `pair()` last reported it (lock held); reset when the link ends.
+    var storedSecurity = LinkSecurity()
     /// The last RSSI `readRSSI()` read, dBm (the deprecated `rssi` property).
     var storedRSSI: NSNumber?
     /// Requests not yet answered, oldest first.

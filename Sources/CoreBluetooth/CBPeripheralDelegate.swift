@@ -38,6 +38,12 @@ public protocol CBPeripheralDelegate: NSObjectProtocol {
     /// The answer to `openL2CAPChannel(_:)`: the open channel, or nil and an error. On Linux always nil with
     /// `CBError.operationNotSupported` (see `openL2CAPChannel(_:)`).
     func peripheral(_ peripheral: CBPeripheral, didOpen channel: CBL2CAPChannel?, error: (any Error)?)
+    /// Linux only: the answer to ``CBPeripheral/pair()``: nil once the link is encrypted (``CBPeripheral/isEncrypted``,
+    /// ``CBPeripheral/isBonded``), else why not: `CBError.peerRemovedPairingInformation` (the peer lost the bond: remove
+    /// it with `cbtool bonds remove` and pair again), `.encryptionTimedOut` (no answer within the 30 s SMP timeout),
+    /// `.unknown` with `userInfo["OCBBackendReason"]` (e.g. "pairing … failed: 0x05 Pairing Not Supported (sent by the
+    /// peer)"), `.peripheralDisconnected`, `.notConnected`.
+    func peripheral(_ peripheral: CBPeripheral, didCompletePairingWithError error: (any Error)?)
 }
 
 extension CBPeripheralDelegate {
@@ -71,4 +77,6 @@ extension CBPeripheralDelegate {
     public func peripheralIsReady(toSendWriteWithoutResponse peripheral: CBPeripheral) {}
     /// Default: does nothing (on Linux the answer is always a nil channel and an error).
     public func peripheral(_ peripheral: CBPeripheral, didOpen channel: CBL2CAPChannel?, error: (any Error)?) {}
+    /// Default: does nothing.
+    public func peripheral(_ peripheral: CBPeripheral, didCompletePairingWithError error: (any Error)?) {}
 }

@@ -52,6 +52,10 @@ extension CBCentralManager {
                 return true
             }
             if changed { peripheral.delegate?.peripheralDidUpdateName(peripheral) }
+        case .securityChanged(let peer, let security):
+            lock.run { active[peer]?.storedSecurity = security }
+        case .bonded(let peers):
+            lock.run { bondedPeers = peers }
         case .scanFailed(let reason): handleScanFailed(reason)
         case .scanStopped: releaseStoppedScan()
         }
@@ -204,6 +208,7 @@ extension CBCentralManager {
         let peripheral: CBPeripheral? = lock.run {
             guard let peripheral = active[peer], peripheral.storedState == .connecting else { return nil }
             peripheral.storedState = .connected
+            peripheral.storedSecurity = LinkSecurity()
             peripheral.linkMTU = mtu
             peripheral.storedCanSend = true
             peripheral.writesWithoutResponseInFlight = 0

@@ -4,13 +4,17 @@ import Foundation
 
 extension BackendError {
     /// The error iOS gives for this failure: ATT codes → `CBATTError` (code as on air), timeout →
-    /// `CBError.connectionTimeout`, link lost → `.peripheralDisconnected`, no link → `.notConnected`, else `.unknown`.
+    /// `CBError.connectionTimeout`, link lost → `.peripheralDisconnected`, no link → `.notConnected`, the peer's lost
+    /// bond → `.peerRemovedPairingInformation`, the SMP timeout → `.encryptionTimedOut`, else `.unknown`; the host's
+    /// text in `userInfo["OCBBackendReason"]` where there is one.
     var coreBluetoothError: any Error {
         switch self {
         case .att(let code): CBATTError(attErrorCode: code.rawValue)
         case .timeout: CBError(.connectionTimeout)
         case .disconnected, .controllerLost: CBError(.peripheralDisconnected)
         case .notConnected: CBError(.notConnected)
+        case .peerRemovedPairingInformation(let text): CBError(.peerRemovedPairingInformation, userInfo: ["OCBBackendReason": text])
+        case .encryptionTimedOut(let text): CBError(.encryptionTimedOut, userInfo: ["OCBBackendReason": text])
         case .other(let text): CBError(.unknown, userInfo: ["OCBBackendReason": text])
         }
     }

@@ -169,6 +169,19 @@ extension HostCentralBackend {
         }
     }
 
+    /// Encrypts the peer's link (`CentralHost.secure`): the bond's key, else pairing. Responds `.security`, or `.failure`.
+    package func pair(_ peer: PeerAddress, request: RequestID) {
+        queue.async { [self] in
+            guard let link = links[peer] else { return emit(.response(peer, request, .failure(.disconnected))) }
+            host.secure(link.handle) { [weak self] result in
+                switch result {
+                case .success(let security): self?.emit(.response(peer, request, .security(security)))
+                case .failure(let error): self?.emit(.response(peer, request, .failure(BackendError(error))))
+                }
+            }
+        }
+    }
+
     /// The cached service for a handle range, or one made from the range (procedures use only its handles).
     static func service(_ range: ClosedRange<AttributeHandle>, in client: GATTClient) -> GATTService {
         client.cache.service(startingAt: range.lowerBound).flatMap { $0.endHandle == range.upperBound ? $0 : nil }

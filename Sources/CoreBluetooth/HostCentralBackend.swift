@@ -239,6 +239,12 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
         switch event {
         case .stateChanged(let state): hostStateChanged(state)
         case .discovered(let device): emit(.advertisement(report(for: device)))
+        case .securityChanged(let handle, let security):
+            if let peer = peer(handle: handle) { emit(.securityChanged(peer, security)) }
+        case .bonds(let bonds):
+            emit(.bonded(bonds.compactMap { bond in
+                BluetoothAddress(bond.knownAddress.address).map { PeerAddress($0, type: bond.knownAddress.isRandom ? .random : .public) }
+            }))
         case .scanStopped(let error):
             // A lost or stopped host reports its state change, which ends the facade's scan; anything else is news.
             if !error.meansControllerLost {

@@ -20,12 +20,15 @@ extension BackendError {
     }
 
     /// The backend error for a failed host call made while the facade believes the peer connected:
-    /// the link being gone (ended, not connected, host stopped) → `.disconnected`; ATT timeout → `.timeout`;
-    /// else `.other(text)`.
+    /// the link being gone (ended, not connected, host stopped) → `.disconnected`; ATT timeout → `.timeout`; the peer
+    /// without the bond's key → `.peerRemovedPairingInformation`; pairing given up by this side (its 30 s timeout) →
+    /// `.encryptionTimedOut`; else `.other(text)`.
     init(_ error: HostError) {
         switch error {
         case .disconnected, .notConnected, .stopped, .transportClosed, .hardwareError: self = .disconnected
         case .attTimeout: self = .timeout
+        case .encryptionFailed(_, .pinOrKeyMissing): self = .peerRemovedPairingInformation(error.description)
+        case .pairingTimedOut: self = .encryptionTimedOut(error.description)
         default: self = .other(error.description)
         }
     }

@@ -15,6 +15,8 @@ final class PendingOperation: @unchecked Sendable {
         case writeDescriptor(CBDescriptor, [UInt8])
         case setNotify(CBCharacteristic, Bool)
         case readRSSI
+        /// Linux only (`CBPeripheral.pair()`): encrypt the link, pairing (and bonding) when there is no bond.
+        case pair
         /// Always answered locally with `CBError.operationNotSupported` (no LE credit based channels yet).
         case openL2CAPChannel(CBL2CAPPSM)
     }

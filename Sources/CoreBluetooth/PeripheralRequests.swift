@@ -1,5 +1,6 @@
 // How a peripheral hands the app's requests to the backend and answers each with its delegate callback.
 internal import OCBCore
+internal import OCBHost
 internal import OCBGATT
 internal import OCBATT
 import Foundation
@@ -58,7 +59,7 @@ extension CBPeripheral {
     /// Re-checks an attribute invalidated while the request waited (lock held).
     private func ownershipErrorIfAttribute(_ kind: PendingOperation.Kind) -> (any Error)? {
         switch kind {
-        case .discoverServices, .readRSSI: nil
+        case .discoverServices, .readRSSI, .pair: nil
         case .openL2CAPChannel: CBError(.operationNotSupported)
         case .discoverIncludedServices(_, let service), .discoverCharacteristics(_, let service): ownershipError(service)
         case .discoverDescriptors(let c), .readCharacteristic(let c), .writeCharacteristic(let c, _, _), .setNotify(let c, _):
@@ -98,6 +99,8 @@ extension CBPeripheral {
                                     cccdHandle: cccd, configuration: configuration)
         case .readRSSI:
             backend.readRSSI(peer, request: id)
+        case .pair:
+            backend.pair(peer, request: id)
         case .openL2CAPChannel:
             // Never reached: the request carries a local error (see `openL2CAPChannel(_:)`); answer it anyway.
             queue.async { self.handleResponse(id, .failure(.other("LE credit based channels are not supported"))) }
@@ -164,6 +167,9 @@ extension CBPeripheral {
                 ?? ((-127...20).contains(rssi) ? nil : CBError(.unknown))
             if error == nil { lock.run { storedRSSI = NSNumber(value: rssi) } }
             delegate?.peripheral(self, didReadRSSI: NSNumber(value: error == nil ? rssi : 0), error: error)
+        case .pair:
+            let error = apply(outcome) { (security: LinkSecurity) in storedSecurity = security }
+            delegate?.peripheral(self, didCompletePairingWithError: error)
         case .openL2CAPChannel:
             let error: any Error = switch outcome {
             case .failure(let error): error
@@ -186,6 +192,7 @@ extension CBPeripheral {
             case .includedServices(let list): list
             case .value(let bytes): bytes
             case .rssi(let value): value
+            case .security(let security): security
             case .written, .failure: nil
             }
             guard let typed = payload as? T else { return CBError(.unknown) }

@@ -23,6 +23,7 @@ final class UnavailableBackend: CentralBackend {
     func setNotification(_ peer: PeerAddress, request: RequestID, valueHandle: AttributeHandle, endHandle: AttributeHandle,
                          cccdHandle: AttributeHandle?, configuration: GATTClientCharacteristicConfiguration) {}
     func readRSSI(_ peer: PeerAddress, request: RequestID) {}
+    func pair(_ peer: PeerAddress, request: RequestID) {}
 }
 
 /// Chooses the backend `CBCentralManager`'s public initialisers use.

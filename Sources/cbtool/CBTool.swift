@@ -55,6 +55,8 @@ enum CBTool {
         case .write: try WriteCommand.run(invocation, output: output)
         case .notify: try NotifyCommand.run(invocation, output: output)
         case .rssi: try RSSICommand.run(invocation, output: output)
+        case .pair: try PairCommand.run(invocation, output: output)
+        case .bonds: try BondsCommand.run(invocation, output: output)
         case .decode: try DecodeCommand.run(invocation, output: output)
         case .controllers: try ControllersCommand.run(invocation, output: output)
         case .help: try HelpCommand.run(invocation, output: output)

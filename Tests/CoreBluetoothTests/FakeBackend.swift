@@ -81,4 +81,5 @@ final class FakeBackend: CentralBackend, @unchecked Sendable {
     /// A handle range as the log writes it: "1...8".
     private func text(_ range: ClosedRange<AttributeHandle>) -> String { "\(range.lowerBound.rawValue)...\(range.upperBound.rawValue)" }
     func readRSSI(_ peer: PeerAddress, request: RequestID) { record("readRSSI", request) }
+    func pair(_ peer: PeerAddress, request: RequestID) { record("pair", request) }
 }

@@ -67,7 +67,10 @@ class CharlieApp:
         self.counter_tasks: dict[int, asyncio.Task] = {}
         self.counter = 0
         self.address = device.random_address
+        # Links encrypted with an authenticated (MITM) key, by connection handle.
+        self.mitm_links: set[int] = set()
         device.pairing_config_factory = self._pairing_config
+        device.on('connection', self._on_connection)
 
     def _pairing_config(self, _connection) -> pairing.PairingConfig:
         if self.mode == 'refuse':
@@ -82,11 +85,26 @@ class CharlieApp:
             Characteristic(ENCRYPTED_UUID, R.READ | R.WRITE,
                            READABLE | WRITEABLE | att.Attribute.READ_REQUIRES_ENCRYPTION
                            | att.Attribute.WRITE_REQUIRES_ENCRYPTION, ENCRYPTED_VALUE),
-            Characteristic(AUTHENTICATED_UUID, R.READ, READABLE | att.Attribute.READ_REQUIRES_AUTHENTICATION,
-                           AUTHENTICATED_VALUE),
+            # Bumble marks every paired link authenticated, Just Works too; this one needs an authenticated
+            # (MITM) key, as Core v5.4 Vol 3 Part C §10.3.1 means it: checked here (_read_authenticated).
+            Characteristic(AUTHENTICATED_UUID, R.READ, READABLE, CharacteristicValue(read=self._read_authenticated)),
             self.counter_characteristic,
             Characteristic(OPEN_UUID, R.READ, READABLE, OPEN_VALUE),
         ])]
+
+    def _read_authenticated(self, connection) -> bytes:
+        """Insufficient Authentication (0x05) unless the link is encrypted with a key made with MITM protection."""
+        if not connection.encryption or connection.handle not in self.mitm_links:
+            raise att.ATT_Error(error_code=0x05)
+        return AUTHENTICATED_VALUE
+
+    def _on_connection(self, connection) -> None:
+        def paired(keys) -> None:
+            if any(key is not None and key.authenticated for key in (keys.ltk, keys.ltk_central, keys.ltk_peripheral)):
+                self.mitm_links.add(connection.handle)
+
+        connection.on('pairing', paired)
+        connection.on('disconnection', lambda _reason: self.mitm_links.discard(connection.handle))
 
     def protect_counter_cccd(self) -> None:
         """The counter's CCCD needs encryption to be written (Vol 3 Part G §3.3.3.3 lets a server ask that)."""
@@ -141,6 +159,29 @@ class CharlieApp:
         return count
 
 
+def fix_legacy_key_lookup(device: Device) -> None:
+    """Corrects a fault of Bumble's peripheral (0.0.236): after legacy pairing it keeps the LTK it distributed as
+    `ltk_central` and, asked for a key as the peripheral, answers with `ltk_peripheral` (the central's, empty when the
+    central distributed none), so a central re-encrypting with the distributed LTK, EDIV and Rand (Core v5.4 Vol 3
+    Part H §2.4.4.1) meets a MIC failure. The corrected lookup answers with the key this side distributed when EDIV and
+    Rand match it."""
+    original = device.get_long_term_key
+
+    async def get_long_term_key(connection_handle: int, rand: bytes, ediv: int):
+        connection = device.lookup_connection(connection_handle)
+        if connection is not None and (session_key := device.smp_manager.get_long_term_key(connection, rand, ediv)):
+            return session_key  # a pairing on this link: its key first, as Bumble does
+        if connection is not None and device.keystore is not None:
+            keys = await device.keystore.get(str(connection.peer_address))
+            distributed = keys.ltk_central if keys is not None and keys.ltk is None else None
+            if distributed is not None and distributed.ediv == ediv and distributed.rand == rand:
+                return distributed.value
+        return await original(connection_handle, rand, ediv)
+
+    device.get_long_term_key = get_long_term_key
+    device.host.long_term_key_provider = get_long_term_key  # the host took the bound method at init
+
+
 def advertising_data() -> bytes:
     return (adv.ad(adv.AD_FLAGS, bytes([adv.FLAGS_LE_GENERAL_DISCOVERABLE_BR_EDR_NOT_SUPPORTED]))
             + adv.ad(adv.AD_COMPLETE_NAME, CHARLIE_NAME.encode())
@@ -159,6 +200,7 @@ async def make_charlie(link) -> tuple[CharlieApp, dict]:
     config.irk = CHARLIE_IRK[::-1]  # Bumble keeps keys little-endian
     device = Device(config=config, host=Host(controller, controller))
     device.keystore = MemoryKeyStore()
+    fix_legacy_key_lookup(device)
     app = CharlieApp(device, controller)
     device.add_services(app.services())
     app.protect_counter_cccd()
@@ -168,7 +210,7 @@ async def make_charlie(link) -> tuple[CharlieApp, dict]:
     device.random_address = rpa
     app.address = rpa
     await app.start_advertising()
-    entry = {'name': CHARLIE_NAME, 'address': str(rpa).split('/')[0], 'addressType': 'random', 'role': 'secure',
+    entry = {'name': 'charlie', 'address': str(rpa).split('/')[0], 'addressType': 'random', 'role': 'secure',
              'identityAddress': CHARLIE_IDENTITY, 'irk': CHARLIE_IRK.hex(), 'connectable': True, 'rssi': CHARLIE_RSSI,
              'advertisingData': advertising_data().hex(), 'scanResponseData': '', 'intervalMs': CHARLIE_INTERVAL_MS}
     return app, entry

@@ -23,7 +23,8 @@ public struct PeerReady: Decodable, Sendable, Equatable {
 
     /// One simulated device on the virtual radio.
     public struct Peer: Decodable, Sendable, Equatable {
-        /// "alpha", "bravo" (peripherals), "ibeacon", "eddystone" (beacons); "extended" (a beacon) with `--extended-beacon`.
+        /// "alpha", "bravo" (peripherals), "ibeacon", "eddystone" (beacons); "extended" (a beacon) with `--extended-beacon`;
+        /// "charlie" (role "secure") with `--security`.
         public let name: String
         /// Random static address, "C1:A0:00:00:00:01" style.
         public let address: String
@@ -41,6 +42,10 @@ public struct PeerReady: Decodable, Sendable, Equatable {
         public let scanResponseData: String
         /// Advertising interval in milliseconds.
         public let intervalMs: Int
+        /// The identity address of "charlie" (`--security`), which advertises from resolvable private addresses.
+        public let identityAddress: String?
+        /// The IRK of "charlie", 32 hex digits, most significant octet first.
+        public let irk: String?
     }
 
     /// Host-facing controllers in index order.

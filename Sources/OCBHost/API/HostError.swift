@@ -50,6 +50,8 @@ public enum HostError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Pairing on the connection failed (Core v5.4 Vol 3 Part H §3.5.5): the reason, and whether the peer sent
     /// Pairing Failed (false: this side gave up, e.g. a confirm value did not match, or the 30 s SMP timeout).
     case pairingFailed(ConnectionHandle, SMPPairingFailedReason, byPeer: Bool)
+    /// Pairing on the connection got no answer within the 30 s SMP timeout (Core v5.4 Vol 3 Part H §3.4).
+    case pairingTimedOut(ConnectionHandle)
     /// The controller could not encrypt the link (HCI Encryption Change status, Vol 4 Part E §7.7.8): 0x06 PIN or
     /// Key Missing means the peer no longer has the bond's key (remove the bond and pair again).
     case encryptionFailed(ConnectionHandle, HCIErrorCode)
@@ -78,8 +80,12 @@ public enum HostError: Error, Sendable, Hashable, CustomStringConvertible {
         case .attTimeout(let handle): "ATT transaction timed out on connection 0x\(String(handle.rawValue, radix: 16))"
         case .attRequestRejected(let why): "ATT request rejected: \(why)"
         case .stopped: "host stopped"
+        case .pairingFailed(let handle, let reason, let byPeer) where byPeer && reason == .pairingNotSupported:
+            "the peer on connection 0x\(String(handle.rawValue, radix: 16)) refused pairing (Pairing Failed: \(reason)): put it in pairing mode, or check whether it pairs with this host at all"
         case .pairingFailed(let handle, let reason, let byPeer):
-            "pairing on connection 0x\(String(handle.rawValue, radix: 16)) failed: \(reason)\(byPeer ? " (sent by the peer)" : "")"
+            "pairing on connection 0x\(String(handle.rawValue, radix: 16)) failed: \(reason)\(byPeer ? " (Pairing Failed sent by the peer)" : " (this side gave up)")"
+        case .pairingTimedOut(let handle):
+            "pairing on connection 0x\(String(handle.rawValue, radix: 16)) timed out: the peer did not answer within 30 s (SMP timeout)"
         case .encryptionFailed(let handle, let status):
             status == .pinOrKeyMissing
                 ? "the peer on connection 0x\(String(handle.rawValue, radix: 16)) no longer has the bond's key (PIN or Key Missing): remove the bond and pair again"

@@ -6,6 +6,9 @@ import OCBL2CAP
 /// One established connection (on the host's queue only).
 struct LinkState: ATTLink {
     var info: ConnectionInfo
+    /// The peer's address on the air for this connection (a resolvable private address stays one); `info.peer` is
+    /// the address the device is known by (a bond's, ``Bond/knownAddress``), which can differ.
+    var airAddress: PeerAddress
     var router: L2CAPConnectionRouter
     /// The ATT bearer, GATT client and raw ATT requests of this connection.
     let att: LinkATT
@@ -21,6 +24,7 @@ struct LinkState: ATTLink {
 
     init(info: ConnectionInfo, attTransactionTimeout: Duration = ATTBearer.defaultTransactionTimeout) {
         self.info = info
+        airAddress = info.peer
         router = L2CAPConnectionRouter(handle: info.handle, securityManagerAttached: true)
         att = LinkATT(handle: info.handle, transactionTimeout: attTransactionTimeout)
     }

@@ -9,6 +9,9 @@ extension KernelHost {
         deliver { completion(.failure(.unsupported("pairing in kernel mode"))) }
     }
 
+    /// ``SerialHost/knownPeer(forPrivate:)``: none; the kernel resolves private addresses with the IRKs it holds.
+    func knownPeer(forPrivate peer: PeerAddress) -> PeerAddress? { nil }
+
     /// ``CentralHost/security(of:)``: unknown in kernel mode (nil).
     public func security(of handle: ConnectionHandle) -> LinkSecurity? { nil }
 

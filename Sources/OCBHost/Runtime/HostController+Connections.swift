@@ -89,14 +89,16 @@ extension HostController {
             if case .commandTimeout = error { status = 0x22 }
             perform(attempts.createRejected(status: status))
         }
+        // A bonded device is reached at the private address it was last heard from (no controller resolving list).
+        let target = bondBook.airAddress(for: attempt.peer)
         switch family {
         case .legacy:
-            sendExpectingStatus(HCILECreateConnection(peerAddressType: attempt.peer.type, peerAddress: attempt.peer.address,
+            sendExpectingStatus(HCILECreateConnection(peerAddressType: target.type, peerAddress: target.address,
                                                       ownAddressType: ownAddressType, connection: parameters,
                                                       scanInterval: options.scanInterval, scanWindow: options.scanWindow), done)
         case .extended:
             let phy = LEInitiatingPHYParameters(scanInterval: options.scanInterval, scanWindow: options.scanWindow, connection: parameters)
-            sendExpectingStatus(HCILEExtendedCreateConnection(peerAddressType: attempt.peer.type, peerAddress: attempt.peer.address,
+            sendExpectingStatus(HCILEExtendedCreateConnection(peerAddressType: target.type, peerAddress: target.address,
                                                               ownAddressType: ownAddressType, le1M: phy), done)
         }
     }
@@ -155,11 +157,13 @@ extension HostController {
                 emit(.diagnostic("LE Connection Complete for live handle 0x\(String(event.handle.rawValue, radix: 16)); the old link ends"))
                 endLink(event.handle, reason: .unspecifiedError, error: .disconnected(event.handle, .unspecifiedError))
             }
-            let peer = PeerAddress(event.peerAddress, type: event.peerAddressType)
+            let air = PeerAddress(event.peerAddress, type: event.peerAddressType)
+            let peer = knownPeer(forPrivate: air) ?? air
             let info = ConnectionInfo(handle: event.handle, peer: peer, role: event.role == 0 ? .central : .peripheral,
                                       parameters: LinkParameters(interval: event.connectionInterval, latency: event.peripheralLatency,
                                                                  supervisionTimeout: event.supervisionTimeout))
             links[event.handle] = LinkState(info: info, attTransactionTimeout: configuration.attTransactionTimeout)
+            links[event.handle]?.airAddress = air
             links[event.handle]?.att.client.raisesSecurityOnError = configuration.security.pairsOnInsufficientSecurity
             guard event.role == 0 else {
                 emit(.diagnostic("unexpected peripheral-role connection 0x\(String(event.handle.rawValue, radix: 16))"))

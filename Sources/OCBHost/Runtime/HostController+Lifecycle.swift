@@ -88,6 +88,7 @@ extension HostController {
                 self.info = info
                 loadBonds(controller: info.publicAddress != .zero ? info.publicAddress : info.ownAddress.address)
                 setState(.poweredOn)
+                emit(.bonds(bondBook.bonds.values.sorted { $0.peer < $1.peer }))
             case .failure(let error):
                 tearDown(error, reason: .unspecifiedError)
             }

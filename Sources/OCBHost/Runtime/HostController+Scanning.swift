@@ -102,6 +102,8 @@ extension HostController {
 
     /// Feeds one observation to the running scan.
     func observe(_ observation: AdvertisingObservation) {
+        var observation = observation
+        if observation.peer.type == .random, let known = knownPeer(forPrivate: observation.peer) { observation.peer = known }
         guard let (devices, deadlineMoved) = scan?.receive(observation, now: clock.now) else { return }
         for device in devices where !emitDiscovery(device) { scan?.merger.forgetReported(device.peer) }
         if deadlineMoved { rescheduleTimer() }

@@ -39,11 +39,9 @@ extension HostController {
         onQueue { bondBook.bond(for: address) }
     }
 
-    /// The identity address a resolvable private address resolves to with a bond's IRK; nil otherwise.
-    func resolvedIdentity(_ peer: PeerAddress) -> PeerAddress? {
-        guard peer.type == .random, let identity = bondBook.identity(of: peer.address),
-              let bond = bondBook.bonds[identity] else { return nil }
-        return PeerAddress(identity, type: bond.peerAddressType == "public" ? .public : .random)
+    /// ``SerialHost/knownPeer(forPrivate:)``: a bond's ``Bond/knownAddress`` when one of the bonds' IRKs resolves `peer`.
+    func knownPeer(forPrivate peer: PeerAddress) -> PeerAddress? {
+        bondBook.knownPeer(for: peer)
     }
 
     /// Loads the bonds of the controller just brought up; a file that cannot be read is said as a notice (it names
@@ -102,8 +100,8 @@ extension HostController {
     private func startPairing(_ handle: ConnectionHandle) {
         guard let link = links[handle], let own = info?.ownAddress else { return }
         let local = SMPAddress(isRandom: own.type == .random, address: own.address)
-        let peer = SMPAddress(isRandom: link.info.peer.type == .random || link.info.peer.type == .randomIdentity,
-                              address: link.info.peer.address)
+        let peer = SMPAddress(isRandom: link.airAddress.type == .random || link.airAddress.type == .randomIdentity,
+                              address: link.airAddress.address)
         var initiator = SMPInitiator(local: local, peer: peer, bonding: configuration.security.bondable,
                                      random: configuration.security.random)
         let outputs = initiator.start(now: clock.now)
@@ -113,15 +111,15 @@ extension HostController {
     }
 
     /// Runs `step` on the link's pairing and carries out what it gives; nothing when no pairing runs.
-    private func stepPairing(_ handle: ConnectionHandle, _ step: (inout SMPInitiator) -> [SMPInitiator.Output]) {
+    private func stepPairing(_ handle: ConnectionHandle, timeout: Bool = false, _ step: (inout SMPInitiator) -> [SMPInitiator.Output]) {
         guard case .pairing(var initiator)? = links[handle]?.security.procedure else { return }
         let outputs = step(&initiator)
         links[handle]?.security.procedure = .pairing(initiator)
-        applySMP(outputs, on: handle)
+        applySMP(outputs, on: handle, timeout: timeout)
     }
 
     /// Sends the pairing's PDUs on CID 0x0006, starts encryption, stores the keys or reports the failure.
-    private func applySMP(_ outputs: [SMPInitiator.Output], on handle: ConnectionHandle) {
+    private func applySMP(_ outputs: [SMPInitiator.Output], on handle: ConnectionHandle, timeout: Bool = false) {
         for output in outputs {
             switch output {
             case .send(let pdu):
@@ -139,7 +137,7 @@ extension HostController {
                 paired(handle, result)
             case .failed(let reason, let sentByUs):
                 links[handle]?.security.pairingFailed = true
-                finishSecurity(handle, .failure(.pairingFailed(handle, reason, byPeer: !sentByUs)))
+                finishSecurity(handle, .failure(timeout ? .pairingTimedOut(handle) : .pairingFailed(handle, reason, byPeer: !sentByUs)))
             }
         }
         rescheduleTimer()
@@ -153,17 +151,21 @@ extension HostController {
         security.secureConnections = result.secureConnections
         if security.keySize == 0 { security.keySize = result.keySize }
         if result.bonding, !result.longTermKey.isEmpty, let store = bondStore {
-            let identity = result.identityAddress ?? SMPAddress(isRandom: link.info.peer.type != .public, address: link.info.peer.address)
+            let air = link.airAddress
+            let identity = result.identityAddress ?? SMPAddress(isRandom: air.type != .public, address: air.address)
+            // Paired over a resolvable private address: the device stays known by it (its identifier with it).
+            let paired = air.type == .random && air.address.value >> 46 == 0b01 && air.address != identity.address ? air.address.description : nil
             let bond = Bond(peer: identity.address.description, peerAddressType: identity.isRandom ? "random" : "public",
                             longTermKey: Hex.string(result.longTermKey), ediv: result.ediv, rand: Hex.string(result.rand),
                             keySize: result.keySize, authenticated: result.authenticated,
                             secureConnections: result.secureConnections,
                             identityResolvingKey: result.identityResolvingKey.map { Hex.string($0) },
                             signatureKey: result.signatureKey.map { Hex.string($0) },
-                            created: ISO8601DateFormatter().string(from: Date()))
+                            created: ISO8601DateFormatter().string(from: Date()), pairedAddress: paired)
             do throws(BondStoreError) {
                 try store.save(bond)
                 bondBook.add(bond)
+                emit(.bonds(bondBook.bonds.values.sorted { $0.peer < $1.peer }))
                 security.bonded = true
                 emit(.diagnostic("security on 0x\(String(handle.rawValue, radix: 16)): bonded with \(bond.peer) (\(store.path(of: identity.address)))"))
             } catch {
@@ -182,7 +184,8 @@ extension HostController {
         links[handle]?.security.waiters = []
         links[handle]?.security.attWaiting = false
         if case .failure(let error) = result {
-            emit(.diagnostic("security on 0x\(String(handle.rawValue, radix: 16)): \(error)"))
+            // Said where the app's log shows it: the app itself only gets the ATT error of its request.
+            emit(.notice("\(error)"))
         }
         if case .success(let security) = result, security != link.security.current || link.security.procedure != nil {
             emit(.securityChanged(handle: handle, security: security))
@@ -249,7 +252,7 @@ extension HostController {
     func tickSecurity(now: ContinuousClock.Instant) {
         for handle in links.keys.sorted() {
             guard let deadline = links[handle]?.security.nextDeadline, deadline <= now else { continue }
-            stepPairing(handle) { $0.tick(now: now) }
+            stepPairing(handle, timeout: true) { $0.tick(now: now) }
         }
     }
 

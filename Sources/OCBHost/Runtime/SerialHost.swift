@@ -24,6 +24,10 @@ protocol SerialHost: AnyObject, Sendable {
     func rescheduleTimer()
     /// Where the host reads the time (the system's clock, or its transport's; touched on ``queue``).
     var clock: any HostClock { get }
+    /// The address a device heard at the resolvable private address `peer` is reported by (a bond's, Core v5.4
+    /// Vol 6 Part B §1.3.2.3); nil to report it as it is. The full host resolves with its bonds' IRKs; in kernel mode
+    /// the kernel resolves before reports reach this host.
+    func knownPeer(forPrivate peer: PeerAddress) -> PeerAddress?
 }
 
 /// The queue-specific key whose value on a host's queue is that host's `ObjectIdentifier` (see ``SerialHost/onQueue(_:)``).
@@ -99,8 +103,17 @@ extension SerialHost {
         var taken = false, deadlineMoved = false
         let now = clock.now
         for report in reports {
+            var resolved: AdvertisingObservation?
+            if report.addressType == .random, report.address.value >> 46 == 0b01,
+               let known = knownPeer(forPrivate: PeerAddress(report.address, type: .random)) {
+                // A bonded device's rotating address: reported by the address it is known by (not in place).
+                resolved = AdvertisingObservation(peer: known, isConnectable: report.isConnectable, isScannable: report.isScannable,
+                                                  isScanResponse: report.isScanResponse, rssi: report.rssi, txPower: report.txPower,
+                                                  data: Array(report.data))
+            }
             // In place through the optional (a `scan != nil` first would copy the whole session out and back).
-            guard let (devices, moved) = scan?.receive(report, now: now) else { break }
+            let received = if let resolved { scan?.receive(resolved, now: now) } else { scan?.receive(report, now: now) }
+            guard let (devices, moved) = received else { break }
             taken = true
             deadlineMoved = deadlineMoved || moved
             for device in devices where !emitDiscovery(device) { scan?.merger.forgetReported(device.peer) }

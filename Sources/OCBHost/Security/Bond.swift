@@ -31,11 +31,15 @@ public struct Bond: Codable, Hashable, Sendable {
     public var signatureKey: String?
     /// When the bond was made, ISO 8601 UTC.
     public var created: String
+    /// The address the peer had on the link the bond was made on, when that was a resolvable private address (nil:
+    /// it was the identity address). The host reports the device by this address ever after, whatever address it
+    /// rotates to (``knownAddress``), so its `CBPeripheral.identifier` stays the one the app saw when it paired.
+    public var pairedAddress: String?
 
     /// Makes a bond.
     public init(peer: String, peerAddressType: String, longTermKey: String, ediv: UInt16 = 0, rand: String = "0000000000000000",
                 keySize: Int = 16, authenticated: Bool, secureConnections: Bool, identityResolvingKey: String? = nil,
-                signatureKey: String? = nil, created: String) {
+                signatureKey: String? = nil, created: String, pairedAddress: String? = nil) {
         self.peer = peer
         self.peerAddressType = peerAddressType
         self.longTermKey = longTermKey
@@ -47,11 +51,19 @@ public struct Bond: Codable, Hashable, Sendable {
         self.identityResolvingKey = identityResolvingKey
         self.signatureKey = signatureKey
         self.created = created
+        self.pairedAddress = pairedAddress
+    }
+
+    /// The address the host reports this device by: ``pairedAddress`` (random) when set, else the identity address.
+    public var knownAddress: (address: String, isRandom: Bool) {
+        if let pairedAddress { return (pairedAddress, true) }
+        return (peer, peerAddressType == "random")
     }
 
     /// Nil when the bond is well formed; else what is wrong ("longTermKey is not 32 hex digits").
     public var problem: String? {
         if BluetoothAddress(peer) == nil { return "peer \"\(peer)\" is not an address" }
+        if let pairedAddress, BluetoothAddress(pairedAddress) == nil { return "pairedAddress \"\(pairedAddress)\" is not an address" }
         if !["public", "random"].contains(peerAddressType) { return "peerAddressType \"\(peerAddressType)\" is not public or random" }
         for (name, value) in [("longTermKey", longTermKey), ("identityResolvingKey", identityResolvingKey), ("signatureKey", signatureKey)] {
             if let value, value.count != 32 || Hex.bytes(value) == nil { return "\(name) is not 32 hex digits" }

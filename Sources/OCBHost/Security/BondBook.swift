@@ -16,6 +16,11 @@ struct BondBook {
     private var resolved: [BluetoothAddress: BluetoothAddress?] = [:]
     /// The most addresses kept in the resolution cache.
     static let resolvedCapacity = 4_096
+    /// The resolvable private address each bonded identity was last heard from (one per bond): where a connect goes.
+    private var lastPrivateAddress: [BluetoothAddress: BluetoothAddress] = [:]
+
+    /// True when some bond has an IRK, so resolvable private addresses are worth resolving.
+    private(set) var resolves = false
 
     /// A book of `bonds` (later ones replace earlier ones with the same identity).
     init(_ bonds: [Bond] = []) {
@@ -27,12 +32,34 @@ struct BondBook {
         guard let identity = BluetoothAddress(bond.peer) else { return }
         bonds[identity] = bond
         resolved.removeAll()
+        resolves = bonds.values.contains { $0.identityResolvingKey != nil }
     }
 
     /// Forgets the bond of `identity`.
     mutating func remove(_ identity: BluetoothAddress) {
         bonds[identity] = nil
+        lastPrivateAddress[identity] = nil
         resolved.removeAll()
+        resolves = bonds.values.contains { $0.identityResolvingKey != nil }
+    }
+
+    /// The address the host reports the device at `peer` by: for a resolvable private address a bond's IRK resolves,
+    /// the bond's ``Bond/knownAddress`` (and the address is remembered as where the device is now); nil for any
+    /// other address (it is reported as it is).
+    mutating func knownPeer(for peer: PeerAddress) -> PeerAddress? {
+        guard resolves, peer.type == .random, let identity = identity(of: peer.address), let bond = bonds[identity],
+              let known = BluetoothAddress(bond.knownAddress.address) else { return nil }
+        lastPrivateAddress[identity] = peer.address
+        return PeerAddress(known, type: bond.knownAddress.isRandom ? .random : .public)
+    }
+
+    /// Where a connect to `peer` goes: for a bonded device (known by `peer`, or `peer` one of its addresses), the
+    /// resolvable private address it was last heard from; else `peer` itself.
+    mutating func airAddress(for peer: PeerAddress) -> PeerAddress {
+        guard resolves else { return peer }
+        let identity = bonds[peer.address] != nil ? peer.address : identity(of: peer.address)
+        guard let identity, let current = lastPrivateAddress[identity] else { return peer }
+        return PeerAddress(current, type: .random)
     }
 
     /// The bond of the device at `address`: its identity address, or a resolvable private address one of the bonds'
@@ -46,7 +73,7 @@ struct BondBook {
     /// The identity address a resolvable private address resolves to with a bond's IRK; nil for other addresses and
     /// for addresses no IRK resolves.
     mutating func identity(of address: BluetoothAddress) -> BluetoothAddress? {
-        guard address.value >> 46 == 0b01, bonds.values.contains(where: { $0.identityResolvingKey != nil }) else { return nil }
+        guard resolves, address.value >> 46 == 0b01 else { return nil }
         if let cached = resolved[address] { return cached }
         var found: BluetoothAddress?
         for (identity, bond) in bonds {

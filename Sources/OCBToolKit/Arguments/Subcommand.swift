@@ -14,6 +14,10 @@ public enum Subcommand: String, CaseIterable, Hashable, Sendable {
     case notify
     /// `rssi ADDRESS`: connect and read the RSSI.
     case rssi
+    /// `pair ADDRESS`: connect and pair (or encrypt with the bond's key).
+    case pair
+    /// `bonds [remove ADDRESS]`: list the stored bonds, or remove one.
+    case bonds
     /// `decode FILE`: a capture file as a readable story.
     case decode
     /// `controllers`: the controllers this machine has.
@@ -25,7 +29,8 @@ public enum Subcommand: String, CaseIterable, Hashable, Sendable {
     public var operands: [String] {
         switch self {
         case .scan, .controllers: []
-        case .gatt, .rssi: ["ADDRESS"]
+        case .gatt, .rssi, .pair: ["ADDRESS"]
+        case .bonds: ["[remove]", "[ADDRESS]"]
         case .read: ["ADDRESS", "UUID|HANDLE"]
         case .write: ["ADDRESS", "UUID|HANDLE", "VALUE"]
         case .notify: ["ADDRESS", "UUID|HANDLE"]
@@ -48,7 +53,7 @@ public enum Subcommand: String, CaseIterable, Hashable, Sendable {
     /// True when the command needs a radio (a transport); false for `decode`, `controllers` and `help`.
     public var isLive: Bool {
         switch self {
-        case .decode, .controllers, .help: false
+        case .decode, .controllers, .help, .bonds: false
         default: true
         }
     }
@@ -74,6 +79,8 @@ public enum Subcommand: String, CaseIterable, Hashable, Sendable {
         case .write: "write a characteristic or descriptor (hex or text value)"
         case .notify: "subscribe and print values with timestamps until interrupted"
         case .rssi: "connect and print the link's RSSI"
+        case .pair: "connect and pair (Just Works), storing the bond; a bonded device is encrypted with its key"
+        case .bonds: "list the bonds in the state directory, or remove one (remove ADDRESS)"
         case .decode: "tell the story of a capture file (btsnoop, pcap, pcapng)"
         case .controllers: "list this machine's Bluetooth controllers and their state"
         case .help: "show usage of cbtool or of one command"

@@ -100,6 +100,14 @@ extension CentralSession {
         }
     }
 
+    /// Pairs (or encrypts with the bond's key): `CBPeripheral.pair()`.
+    func pair(_ peripheral: CBPeripheral) throws(ToolError) {
+        try request("pairing with \(Self.name(peripheral))", on: peripheral, start: { peripheral.pair() }) { event -> Result<Void, any Error>? in
+            guard case .paired(let answered, let error) = event, answered === peripheral else { return nil }
+            return error.map { .failure($0) } ?? .success(())
+        }
+    }
+
     /// Reads a characteristic value.
     func read(_ characteristic: CBCharacteristic, on peripheral: CBPeripheral) throws(ToolError) -> [UInt8] {
         try request("reading \(AttributeText.name(characteristic))", on: peripheral,

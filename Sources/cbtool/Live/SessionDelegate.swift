@@ -76,4 +76,8 @@ final class SessionDelegate: NSObject, CBCentralManagerDelegate, CBPeripheralDel
     func peripheral(_ peripheral: CBPeripheral, didReadRSSI RSSI: NSNumber, error: (any Error)?) {
         inbox.post(.rssi(RSSI.intValue, error))
     }
+
+    func peripheral(_ peripheral: CBPeripheral, didCompletePairingWithError error: (any Error)?) {
+        inbox.post(.paired(peripheral, error))
+    }
 }

@@ -38,6 +38,8 @@ enum SessionEvent: @unchecked Sendable {
     case notificationState(CBCharacteristic, isNotifying: Bool, (any Error)?)
     /// `didReadRSSI`, dBm.
     case rssi(Int, (any Error)?)
+    /// `didCompletePairingWithError` (Linux addition).
+    case paired(CBPeripheral, (any Error)?)
     /// `didFailToScanWithError` (Linux addition): the reason line from `userInfo["OCBBackendReason"]`.
     case scanFailed(String)
     /// SIGINT or SIGTERM arrived (see ``InterruptSignal``).
