@@ -102,6 +102,18 @@ static inline int cbluez_set_security(int fd, uint8_t level) {
     return setsockopt(fd, SOL_BLUETOOTH, BT_SECURITY, &security, sizeof(security));
 }
 
+/// getsockopt(SOL_BLUETOOTH, BT_SECURITY): the link's security level (1...4) and, once connected and encrypted, its
+/// encryption key size in octets (0 otherwise).
+static inline int cbluez_get_security(int fd, uint8_t *level, uint8_t *key_size) {
+    struct bt_security security;
+    socklen_t length = sizeof(security);
+    memset(&security, 0, sizeof(security));
+    if (getsockopt(fd, SOL_BLUETOOTH, BT_SECURITY, &security, &length) < 0) return -1;
+    *level = security.level;
+    *key_size = security.key_size;
+    return 0;
+}
+
 /// getsockopt(SOL_L2CAP, L2CAP_CONNINFO): the HCI connection handle of a connected L2CAP socket.
 static inline int cbluez_l2cap_connection_handle(int fd, uint16_t *handle) {
     struct l2cap_conninfo info;

@@ -31,6 +31,15 @@ enum Diagnostics {
         emit("[CoreBluetooth] WARNING: \(message)")
     }
 
+    /// True when `OCB_DEBUG` is "1": the host's diagnostics (dropped packets, L2CAP and ATT oddities, security steps)
+    /// are logged too, as `[CoreBluetooth] DEBUG: <text>`. Read once.
+    static let debugEnabled = ProcessInfo.processInfo.environment["OCB_DEBUG"] == "1"
+
+    /// Logs a host diagnostic when ``debugEnabled``: `[CoreBluetooth] DEBUG: <message>`.
+    static func debug(_ message: String) {
+        if debugEnabled { emit("[CoreBluetooth] DEBUG: \(message)") }
+    }
+
     private static func emit(_ line: String) {
         let current = sinkLock.run { sink }
         current(line)

@@ -88,7 +88,7 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
     /// `btsnoopPath` becomes ``Host/KernelHost/btsnoopPath`` or ``Host/HostConfiguration/btsnoopPath``; bonds are kept
     /// under `stateDirectory` (the environment's when nil).
     package static func makeHost(_ transport: CentralTransport, btsnoopPath: String? = nil, stateDirectory: URL? = nil) -> any CentralHost {
-        if case .hciSocket(let index, .raw) = transport { return KernelHost(controllerIndex: index, btsnoopPath: btsnoopPath) }
+        if case .hciSocket(let index, .raw) = transport { return KernelHost(controllerIndex: index, btsnoopPath: btsnoopPath, stateDirectory: stateDirectory) }
         var configuration = HostConfiguration(makeTransport: transport.makeTransportFactory(), btsnoopPath: btsnoopPath)
         configuration.security.stateDirectory = stateDirectory
         return HostController(configuration: configuration)
@@ -263,6 +263,8 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
             if let peer = peer(handle: handle) { emit(.writeWithoutResponseAvailability(peer, canSend: true)) }
         case .notice(let line):
             Diagnostics.warning(line)
+        case .diagnostic(let line):
+            Diagnostics.debug(line)
         case .recordingProblem(let line):
             Diagnostics.warning(line)  // CBCentralManagerOptionBtsnoopPathKey asked for a file that is not (or no longer) written
         case .transportLost(let text):

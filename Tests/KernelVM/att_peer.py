@@ -6,7 +6,9 @@ The controller must be down (hciconfig hciN down). Prints "READY <address> rando
 (connectable ADV_IND, legacy commands, name "ocb-vm-peer"), then logs connections; runs until killed.
 The GATT database holds the Battery Service (0x180F) with Battery Level (0x2A19) = 0x64, readable, and a test
 service (0xFFF0) whose characteristic 0xFFF1 (read: 0x00) makes the peer disconnect the writer (reason 0x15, Power Off),
-0xFFF2 (read, notify) notifies a counter byte every 200 ms to subscribers, and 0xFFF3 (read, write) keeps what is written.
+0xFFF2 (read, notify) notifies a counter byte every 200 ms to subscribers, 0xFFF3 (read, write) keeps what is written,
+and 0xFFF4 (read) needs encryption (b"secret"; Insufficient Encryption until the central pairs). Bumble's SMP answers
+pairing (Just Works, bonding, keys kept in memory); each pairing prints "peer: paired <address>".
 It goes on advertising while connected.
 """
 
@@ -57,6 +59,8 @@ async def main() -> None:
             Characteristic("FFF3", Characteristic.Properties.READ | Characteristic.Properties.WRITE,
                            Characteristic.READABLE | Characteristic.WRITEABLE,
                            CharacteristicValue(read=lambda connection: stored[0], write=keep)),
+            Characteristic("FFF4", Characteristic.Properties.READ,
+                           Characteristic.READABLE | Characteristic.READ_REQUIRES_ENCRYPTION, b"secret"),
         ]))
 
         async def notify_forever() -> None:
@@ -85,6 +89,8 @@ async def main() -> None:
         def on_connection(connection) -> None:
             print(f"peer: connected {connection.peer_address}", flush=True)
             connection.on("disconnection", lambda reason: print(f"peer: disconnected reason 0x{reason:02X}", flush=True))
+            connection.on("pairing", lambda keys: print(f"peer: paired {connection.peer_address}", flush=True))
+            connection.on("pairing_failure", lambda reason: print(f"peer: pairing failed 0x{reason:02X}", flush=True))
             asyncio.get_running_loop().create_task(advertise_again())
 
         device.on("connection", on_connection)

@@ -178,6 +178,35 @@ public final class L2CAPSocket: @unchecked Sendable {
         }
     }
 
+    /// The link's security as the kernel has it (getsockopt BT_SECURITY: the connection's level and key size); nil
+    /// when not connected or the kernel does not say.
+    public func security() -> (level: UInt8, keySize: UInt8)? {
+        lock.lock()
+        let reader = channel
+        lock.unlock()
+        guard let reader, reader.isOpen else { return nil }
+        var level: UInt8 = 0, keySize: UInt8 = 0
+        guard cbluez_get_security(reader.descriptor, &level, &keySize) == 0 else { return nil }
+        return (level, keySize)
+    }
+
+    /// Calls `handler` on `queue` once the socket can be written: after ``setSecurity(_:)`` the kernel holds the
+    /// channel until pairing or encryption ends (BT_CONFIG, no POLLOUT), then lets it write again. Returns a cancel
+    /// function (also called after `handler`); nothing happens when not connected (`handler` is then never called).
+    public func whenWritable(queue: DispatchQueue, _ handler: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+        lock.lock()
+        let reader = channel
+        lock.unlock()
+        guard let reader, reader.isOpen else { return {} }
+        nonisolated(unsafe) let source = DispatchSource.makeWriteSource(fileDescriptor: reader.descriptor, queue: queue)
+        source.setEventHandler {
+            source.cancel()
+            handler()
+        }
+        source.resume()
+        return { source.cancel() }  // DispatchSource.cancel is thread-safe
+    }
+
     /// Sends one whole ATT PDU (one SEQPACKET write). Throws ``HCITransportError/notOpen`` or the mapped error.
     public func send(_ pdu: [UInt8]) throws(HCITransportError) {
         lock.lock()

@@ -25,6 +25,15 @@ public struct ManagementEvent: Sendable, Hashable {
         case newSettings(UInt32)
         /// Discovering (0x0013): `Address_Type (1) | Discovering (1)`: a discovery (any client's) started or ended.
         case discovering(addressTypes: UInt8, isDiscovering: Bool)
+        /// New Long Term Key (0x000A): `Store_Hint (1) | Key (36)`; the kernel paired and hands the key to be kept.
+        case newLongTermKey(storeHint: Bool, ManagementLongTermKey)
+        /// Authentication Failed (0x0011): `Address (6) | Address_Type (1) | Status (1)`: pairing or encryption failed.
+        case authenticationFailed(BluetoothAddress, addressType: UInt8, status: ManagementStatus)
+        /// User Confirmation Request (0x000F): `Address (6) | Address_Type (1) | Confirm_Hint (1) | Value (4)`; the
+        /// kernel's pairing waits for User Confirmation Reply (hint 0x01: a plain yes/no, as for Just Works).
+        case userConfirmationRequest(BluetoothAddress, addressType: UInt8, confirmHint: UInt8, value: UInt32)
+        /// New Identity Resolving Key (0x0018): `Store_Hint (1) | Random_Address (6) | Key (23)`.
+        case newIdentityResolvingKey(storeHint: Bool, randomAddress: BluetoothAddress, ManagementIdentityResolvingKey)
         /// Any other event, by its code.
         case other(code: UInt16)
     }
@@ -56,6 +65,15 @@ public struct ManagementEvent: Sendable, Hashable {
             case 0x0005: kind = .indexRemoved
             case 0x0006: kind = .newSettings(try body.readUInt32())
             case 0x0013: kind = .discovering(addressTypes: try body.readUInt8(), isDiscovering: try body.readUInt8() != 0)
+            case 0x000A: kind = .newLongTermKey(storeHint: try body.readUInt8() != 0, try ManagementLongTermKey.read(&body))
+            case 0x0011:
+                kind = .authenticationFailed(try body.readAddress(), addressType: try body.readUInt8(), status: ManagementStatus(rawValue: try body.readUInt8()))
+            case 0x000F:
+                kind = .userConfirmationRequest(try body.readAddress(), addressType: try body.readUInt8(), confirmHint: try body.readUInt8(),
+                                                value: try body.readUInt32())
+            case 0x0018:
+                kind = .newIdentityResolvingKey(storeHint: try body.readUInt8() != 0, randomAddress: try body.readAddress(),
+                                                try ManagementIdentityResolvingKey.read(&body))
             default: kind = .other(code: code)
             }
         } catch {

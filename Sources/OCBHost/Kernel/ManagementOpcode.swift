@@ -17,6 +17,18 @@ public struct ManagementOpcode: RawRepresentable, Sendable, Hashable, CustomStri
     public static let startDiscovery = ManagementOpcode(rawValue: 0x0023)
     /// Stop Discovery Command, 0x0024.
     public static let stopDiscovery = ManagementOpcode(rawValue: 0x0024)
+    /// Set Bondable.
+    public static let setBondable = ManagementOpcode(rawValue: 0x0009)
+    /// Set IO Capability.
+    public static let setIOCapability = ManagementOpcode(rawValue: 0x0018)
+    /// User Confirmation Reply.
+    public static let userConfirmationReply = ManagementOpcode(rawValue: 0x001C)
+    /// Set Secure Connections.
+    public static let setSecureConnections = ManagementOpcode(rawValue: 0x002D)
+    /// Load Long Term Keys.
+    public static let loadLongTermKeys = ManagementOpcode(rawValue: 0x0013)
+    /// Load Identity Resolving Keys.
+    public static let loadIdentityResolvingKeys = ManagementOpcode(rawValue: 0x0030)
 
     /// The document's name and the code, e.g. "Start Discovery (0x0023)".
     public var description: String {

@@ -167,6 +167,7 @@ extension KernelHost {
         guard let link = links.removeValue(forKey: handle) else { return }
         link.socket.close()
         link.att.close(error ?? .disconnected(handle, reason), now: .now)
+        endSecurity(link, error: error ?? .disconnected(handle, reason))
         emit(.disconnected(link.info, reason: reason, error: error))
     }
 }

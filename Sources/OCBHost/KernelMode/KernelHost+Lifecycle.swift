@@ -114,6 +114,7 @@ extension KernelHost {
                                           aclDataPacketLength: 0, aclDataPacketCount: 0)
                 self.info = info
                 setState(.poweredOn)
+                loadKernelBonds(controller: device.address)
                 deliver { completion(.success(info)) }
             }
         }

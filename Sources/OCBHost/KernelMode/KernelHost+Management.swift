@@ -82,6 +82,14 @@ extension KernelHost {
             if transport == nil, currentState == .poweredOff { emit(.controllerAvailable) }
         case .discovering(let types, let isDiscovering):
             if !isDiscovering, types & ManagementCommand.leAddressTypes != 0 { discoveryRoundEnded() }
+        case .authenticationFailed(let address, _, let status):
+            authenticationFailed(address, status: status)
+        case .newLongTermKey(let storeHint, let key):
+            kernelKeyReported(longTermKey: key, storeHint: storeHint)
+        case .userConfirmationRequest(let address, let type, let hint, _):
+            userConfirmationRequested(address, addressType: type, confirmHint: hint)
+        case .newIdentityResolvingKey(let storeHint, _, let key):
+            kernelKeyReported(identityResolvingKey: key, storeHint: storeHint)
         default:
             break
         }

@@ -2,6 +2,7 @@
 
 import OCBCore
 import Dispatch
+import Foundation
 import OCBHCI
 
 /// A ``CentralHost`` for a controller the Linux kernel (BlueZ) manages — the default on a gateway.
@@ -57,11 +58,20 @@ public final class KernelHost: CentralHost, ATTLinkHost, @unchecked Sendable {
     /// Start Discovery answered Permission Denied (no CAP_NET_ADMIN): scans use the raw socket's commands from then on.
     var discoveryDenied = false
 
+    /// Where bonds are kept when no bluetoothd keeps them (``BondStore``; nil: ``StateDirectory``'s).
+    public let stateDirectory: URL?
+    /// This host's key store for the controller when bluetoothd does not run (set at power-on); nil otherwise.
+    var kernelBonds: BondStore?
+    /// IRKs the kernel reported, waiting for the LTK of the same pairing (at most ``pendingKeyLimit``).
+    var pendingIdentityKeys: [BluetoothAddress: ManagementIdentityResolvingKey] = [:]
+
     /// A host for controller hci`controllerIndex`, recording each session into the btsnoop file at `btsnoopPath`
-    /// (datalink 1002, H4 with directions) when given.
-    public init(controllerIndex: UInt16 = 0, btsnoopPath: String? = nil) {
+    /// (datalink 1002, H4 with directions) when given; without bluetoothd the keys the kernel reports are kept under
+    /// `stateDirectory` (the environment's when nil) and loaded into the kernel at each start.
+    public init(controllerIndex: UInt16 = 0, btsnoopPath: String? = nil, stateDirectory: URL? = nil) {
         self.controllerIndex = controllerIndex
         self.btsnoopPath = btsnoopPath
+        self.stateDirectory = stateDirectory
         outbox = HostDelivery.outbox(queue: DispatchQueue(label: "OpenCoreBluetooth.KernelHost.events"), gatheringOn: queue, gate: discoveryGate, handler: nil)
         claimQueue()
     }

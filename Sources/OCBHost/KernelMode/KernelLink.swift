@@ -7,10 +7,13 @@ struct KernelLink: ATTLink {
     /// The ATT bearer, GATT client and raw ATT requests of this connection.
     let att: LinkATT
     var disconnectRequested = false
+    /// The raise of the link's security in progress, if any (BT_SECURITY).
+    var security = KernelLinkSecurity()
 
     init(info: ConnectionInfo, socket: L2CAPSocket) {
         self.info = info
         self.socket = socket
         att = LinkATT(handle: info.handle)
+        att.client.raisesSecurityOnError = true
     }
 }

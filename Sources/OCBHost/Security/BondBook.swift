@@ -19,6 +19,9 @@ struct BondBook {
     /// The resolvable private address each bonded identity was last heard from (one per bond): where a connect goes.
     private var lastPrivateAddress: [BluetoothAddress: BluetoothAddress] = [:]
 
+    /// How many addresses the resolution cache holds (at most ``resolvedCapacity``).
+    var resolvedCount: Int { resolved.count }
+
     /// True when some bond has an IRK, so resolvable private addresses are worth resolving.
     private(set) var resolves = false
 
@@ -57,17 +60,24 @@ struct BondBook {
     /// resolvable private address it was last heard from; else `peer` itself.
     mutating func airAddress(for peer: PeerAddress) -> PeerAddress {
         guard resolves else { return peer }
-        let identity = bonds[peer.address] != nil ? peer.address : identity(of: peer.address)
-        guard let identity, let current = lastPrivateAddress[identity] else { return peer }
+        guard let identity = bondIdentity(peer.address), let current = lastPrivateAddress[identity] else { return peer }
         return PeerAddress(current, type: .random)
     }
 
     /// The bond of the device at `address`: its identity address, or a resolvable private address one of the bonds'
     /// IRKs resolves (the result cached).
     mutating func bond(for address: BluetoothAddress) -> Bond? {
-        if let bond = bonds[address] { return bond }
-        guard let identity = identity(of: address) else { return nil }
+        guard let identity = bondIdentity(address) else { return nil }
         return bonds[identity]
+    }
+
+    /// The identity of the bond for `address`: its identity address, the address it paired over, or a resolvable
+    /// private address one of the IRKs resolves.
+    private mutating func bondIdentity(_ address: BluetoothAddress) -> BluetoothAddress? {
+        if bonds[address] != nil { return address }
+        let text = address.description
+        if let paired = bonds.first(where: { $0.value.pairedAddress == text })?.key { return paired }
+        return identity(of: address)
     }
 
     /// The identity address a resolvable private address resolves to with a bond's IRK; nil for other addresses and
