@@ -52,7 +52,7 @@ let package = Package(
         .testTarget(name: "OCBSMPTests", dependencies: ["FuzzSupport", "OCBSMP", "OCBCore"], exclude: ["bumble_crypto.py"]),
         .testTarget(name: "OCBATTTests", dependencies: ["FuzzSupport", "OCBATT", "OCBL2CAP", "OCBHCI", "OCBCore"]),
         .testTarget(name: "OCBGATTTests", dependencies: ["FuzzSupport", "OCBGATT", "OCBATT", "OCBCore", "PeerSupport", "OCBHost", "OCBHCI"]),
-        .testTarget(name: "OCBHostTests", dependencies: ["FuzzSupport", "OCBHost", "OCBGATT", "OCBHCI", "OCBCore", "PeerSupport"]),
+        .testTarget(name: "OCBHostTests", dependencies: ["FuzzSupport", "OCBHost", "OCBSMP", "OCBGATT", "OCBHCI", "OCBCore", "PeerSupport"]),
         .testTarget(name: "CoreBluetoothTests", dependencies: ["CoreBluetooth", "OCBAdvertising", "OCBHost", "OCBGATT", "OCBATT", "OCBHCI", "OCBCore", "PeerSupport"]),
         .testTarget(name: "OCBToolKitTests", dependencies: ["FuzzSupport", "OCBToolKit", "OCBHCI", "OCBAdvertising", "OCBCore", "OCBATT", "OCBGATT", "PeerSupport"]),
     ],

@@ -172,7 +172,7 @@ extension HostCentralBackend {
     /// Encrypts the peer's link (`CentralHost.secure`): the bond's key, else pairing. Responds `.security`, or `.failure`.
     package func pair(_ peer: PeerAddress, request: RequestID) {
         queue.async { [self] in
-            guard let link = links[peer] else { return emit(.response(peer, request, .failure(.disconnected))) }
+            guard let link = links[peer] else { return emit(.response(peer, request, .failure(.notConnected))) }
             host.secure(link.handle) { [weak self] result in
                 switch result {
                 case .success(let security): self?.emit(.response(peer, request, .security(security)))

@@ -87,6 +87,8 @@ public struct ATTBearer: Sendable {
     private var parked: (request: Request, response: ATTErrorResponse)?
     /// True while a request waits for ``securityRaised(now:)`` or ``securityNotRaised(now:)``.
     public var isWaitingForSecurity: Bool { parked != nil }
+    /// The error of the request waiting for security (nil when none waits).
+    public var parkedError: ATTError? { parked?.response.error }
 
     /// The request waiting for its response, with its deadline (nil until a call brings the time).
     private var pending: (request: Request, deadline: ContinuousClock.Instant?)? {

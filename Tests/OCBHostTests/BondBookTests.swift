@@ -1,6 +1,7 @@
 // The bonds in memory: a resolvable private address resolved with a bond's IRK, the address a device is known by, connects.
 import OCBCore
 @testable import OCBHost
+import OCBSMP
 import Testing
 
 @Suite("bond book")
@@ -57,4 +58,25 @@ struct BondBookTests {
         #expect(book.resolvedCount <= BondBook.resolvedCapacity)
         #expect(book.identity(of: Self.rpa.address) == Self.identity, "still resolves after the cache was emptied")
     }
+}
+
+@Suite("identity addresses")
+struct IdentityAddressTests {
+    @Test("public and random static addresses are identities; resolvable, non-resolvable, all-zero and all-one random parts are not (Core v5.4 Vol 6 Part B §1.3)")
+    func identities() {
+        func random(_ value: UInt64) -> SMPAddressProbe { SMPAddressProbe(isRandom: true, value: value) }
+        #expect(HostController.isIdentityAddress(.init(isRandom: false, address: BluetoothAddress(value: 0x001B_DC00_0002))))
+        #expect(!HostController.isIdentityAddress(.init(isRandom: false, address: .zero)))
+        #expect(HostController.isIdentityAddress(random(0xC1C3_0000_0001).address))
+        #expect(!HostController.isIdentityAddress(random(0x7081_940D_FBAA).address), "resolvable private (0b01)")
+        #expect(!HostController.isIdentityAddress(random(0x0000_0000_0001).address), "non-resolvable private (0b00)")
+        #expect(!HostController.isIdentityAddress(random(0xC000_0000_0000).address), "static with an all-zero random part")
+        #expect(!HostController.isIdentityAddress(random(0xFFFF_FFFF_FFFF).address), "static with an all-one random part")
+    }
+}
+
+/// A random address by value, as SMP takes it.
+struct SMPAddressProbe {
+    let address: SMPAddress
+    init(isRandom: Bool, value: UInt64) { address = SMPAddress(isRandom: isRandom, address: BluetoothAddress(value: value)) }
 }

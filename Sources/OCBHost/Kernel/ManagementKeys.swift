@@ -110,6 +110,11 @@ extension ManagementCommand {
         ManagementCommand(opcode: .setIOCapability, index: index, parameters: [capability])
     }
 
+    /// User Confirmation Negative Reply (0x001D): `Address (6) | Address_Type (1)`: no to the kernel's request.
+    public static func userConfirmationNegativeReply(index: UInt16, address: BluetoothAddress, addressType: UInt8) -> ManagementCommand {
+        ManagementCommand(opcode: .userConfirmationNegativeReply, index: index, parameters: address.littleEndianBytes + [addressType])
+    }
+
     /// User Confirmation Reply (0x001C): `Address (6) | Address_Type (1)`: yes to the kernel's User Confirmation Request.
     public static func userConfirmationReply(index: UInt16, address: BluetoothAddress, addressType: UInt8) -> ManagementCommand {
         ManagementCommand(opcode: .userConfirmationReply, index: index, parameters: address.littleEndianBytes + [addressType])

@@ -23,6 +23,8 @@ public struct ManagementOpcode: RawRepresentable, Sendable, Hashable, CustomStri
     public static let setIOCapability = ManagementOpcode(rawValue: 0x0018)
     /// User Confirmation Reply.
     public static let userConfirmationReply = ManagementOpcode(rawValue: 0x001C)
+    /// User Confirmation Negative Reply.
+    public static let userConfirmationNegativeReply = ManagementOpcode(rawValue: 0x001D)
     /// Set Secure Connections.
     public static let setSecureConnections = ManagementOpcode(rawValue: 0x002D)
     /// Load Long Term Keys.

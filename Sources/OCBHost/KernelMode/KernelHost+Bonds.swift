@@ -46,10 +46,15 @@ extension KernelHost {
 
     /// The kernel's pairing asks user space to confirm (Just Works and Numeric Comparison, mgmt-api.txt): without
     /// bluetoothd no agent answers, so this host says yes for a link whose security it is raising (it has no display to
-    /// compare a number on: NoInputNoOutput, Just Works). Others' pairings are left alone.
+    /// compare a number on: NoInputNoOutput, Just Works), and no to a Numeric Comparison (Confirm_Hint 0). Others'
+    /// pairings are left alone.
     func userConfirmationRequested(_ address: BluetoothAddress, addressType: UInt8, confirmHint: UInt8) {
         guard kernelBonds != nil, links.values.contains(where: { $0.info.peer.address == address && $0.security.cancelWait != nil }) else { return }
-        managementCommand(.userConfirmationReply(index: controllerIndex, address: address, addressType: addressType)) { [weak self] result in
+        // Hint 0 is Numeric Comparison: a number to compare, which this host cannot show; yes would claim MITM protection.
+        let command: ManagementCommand = confirmHint == 0x01
+            ? .userConfirmationReply(index: controllerIndex, address: address, addressType: addressType)
+            : .userConfirmationNegativeReply(index: controllerIndex, address: address, addressType: addressType)
+        managementCommand(command) { [weak self] result in
             if case .success((let status, _)) = result, status != .success {
                 self?.emit(.notice("the kernel refused the confirmation of pairing with \(address) (\(status))"))
             }

@@ -165,6 +165,7 @@ extension KernelHost {
     /// Forgets a link, closes its GATT client (procedures end with GATTError.disconnected) and fails its ATT requests (on `queue`).
     func endLink(_ handle: ConnectionHandle, reason: HCIErrorCode, error: HostError?) {
         guard let link = links.removeValue(forKey: handle) else { return }
+        link.security.cancelWait?()
         link.socket.close()
         link.att.close(error ?? .disconnected(handle, reason), now: .now)
         endSecurity(link, error: error ?? .disconnected(handle, reason))

@@ -13,7 +13,7 @@ struct KernelLinkSecurity {
     var attWaiting = false
     /// Stops waiting for the socket to become writable again; nil when no raise is in progress.
     var cancelWait: (@Sendable () -> Void)?
-    /// Counts raises, so a stale deadline of an earlier one does nothing.
+    /// The raise's number (``KernelHost/securityGeneration`` when it started), so a stale deadline does nothing.
     var generation = 0
     /// Encrypted, and waiting (briefly) for the kernel to report the new keys before going on, so the bond is
     /// kept even when the app disconnects at once.
@@ -55,7 +55,8 @@ extension KernelHost {
     /// size (a link the kernel encrypted on its own at connection, with a key it holds, has a key size and may still
     /// say level 1); whether the key is LE Secure Connections and a bond from this host's store when it keeps the bonds.
     func currentSecurity(_ link: KernelLink) -> LinkSecurity {
-        guard let (level, keySize) = link.socket.security(), level >= 2 || keySize > 0 else { return LinkSecurity() }
+        // A key size only while connected and encrypted: after the link went, BT_SECURITY reports the level we asked for.
+        guard let (level, keySize) = link.socket.security(), keySize > 0 else { return LinkSecurity() }
         let bond = try? kernelBonds?.bond(of: link.info.peer.address)
         return LinkSecurity(encrypted: true, authenticated: level >= 3, secureConnections: level >= 4 || bond?.secureConnections == true,
                             keySize: Int(keySize), bonded: bond != nil)
@@ -70,6 +71,10 @@ extension KernelHost {
         if fromATT { links[handle]?.security.attWaiting = true }
         guard link.security.cancelWait == nil, link.security.awaitingKeys == nil else { return }  // a raise is in progress
         let current = currentSecurity(link)
+        if fromATT, current.encrypted, link.att.client.bearer.parkedError == .insufficientEncryption {
+            // Answered before the link's encryption finished: now encrypted, so it goes again.
+            return finishSecurity(handle, .success(current))
+        }
         if fromATT, current.encrypted || link.security.failed {
             // Encrypted and still refused, or refused before: the kernel's Just Works cannot give more.
             return finishSecurity(handle, .failure(.insufficientSecurity(handle, current.encrypted ? "an authenticated (MITM) key" : "encryption, and pairing failed on this link")))
@@ -80,8 +85,10 @@ extension KernelHost {
         } catch {
             return finishSecurity(handle, .failure(.transportFailed("BT_SECURITY: \(error)")))
         }
-        links[handle]?.security.generation += 1
-        let generation = links[handle]?.security.generation ?? 0
+        // Host-wide, so a deadline of an ended link never touches a later link on the same handle.
+        securityGeneration &+= 1
+        let generation = securityGeneration
+        links[handle]?.security.generation = generation
         emit(.diagnostic("security on 0x\(String(handle.rawValue, radix: 16)): BT_SECURITY medium asked of the kernel"))
         links[handle]?.security.cancelWait = link.socket.whenWritable(queue: queue) { [weak self] in
             self?.socketWritableAgain(handle, generation: generation)
@@ -121,8 +128,9 @@ extension KernelHost {
     /// Management Authentication Failed for the peer of a link (pairing or encryption failed in the kernel).
     func authenticationFailed(_ address: BluetoothAddress, status: ManagementStatus) {
         for (handle, link) in links where link.info.peer.address == address && link.security.cancelWait != nil {
-            let reason: HCIErrorCode = status.rawValue == 0x05 ? .authenticationFailure : HCIErrorCode(rawValue: status.rawValue)
-            finishSecurity(handle, .failure(.encryptionFailed(handle, reason)))
+            // Management statuses are not HCI codes (the kernel folds PIN or Key Missing into 0x05 Authentication Failed).
+            _ = status
+            finishSecurity(handle, .failure(.encryptionFailed(handle, .authenticationFailure)))
         }
     }
 

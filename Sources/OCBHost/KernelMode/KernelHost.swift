@@ -64,6 +64,8 @@ public final class KernelHost: CentralHost, ATTLinkHost, @unchecked Sendable {
     var kernelBonds: BondStore?
     /// IRKs the kernel reported, waiting for the LTK of the same pairing (at most ``pendingKeyLimit``).
     var pendingIdentityKeys: [BluetoothAddress: ManagementIdentityResolvingKey] = [:]
+    /// Numbers the raises of link security across links (``KernelLinkSecurity/generation``).
+    var securityGeneration = 0
 
     /// A host for controller hci`controllerIndex`, recording each session into the btsnoop file at `btsnoopPath`
     /// (datalink 1002, H4 with directions) when given; without bluetoothd the keys the kernel reports are kept under

@@ -64,13 +64,22 @@ extension HostController {
         if case .att = cause { links[handle]?.security.attWaiting = true }
         guard link.security.procedure == nil else { return }
         let current = link.security.current
+        if link.security.smpTimedOut {
+            // No SMP on this link after an SMP timeout (Vol 3 Part H §3.4): a new connection is needed.
+            return finishSecurity(handle, .failure(.pairingTimedOut(handle)))
+        }
         switch cause {
+        case .att(let response) where current.encrypted && response.error == .insufficientEncryption:
+            // Answered before the link's encryption finished: it goes again now.
+            return finishSecurity(handle, .success(current))
         case .att(let response) where current.encrypted:
             // Encrypted, and still not enough: Just Works cannot give an authenticated key, nor a longer one.
             let what = response.error == .insufficientAuthentication ? "an authenticated (MITM) key" : "more than a \(current.keySize)-octet key"
             return finishSecurity(handle, .failure(.insufficientSecurity(handle, what)))
         case .att where link.security.pairingFailed:
             return finishSecurity(handle, .failure(.insufficientSecurity(handle, "encryption, and pairing failed on this link")))
+        case .peerRequest where link.security.pairingFailed:
+            return finishSecurity(handle, .failure(.insufficientSecurity(handle, "security, and pairing failed on this link")))
         case .request, .peerRequest:
             if current.encrypted { return finishSecurity(handle, .success(current)) }
         case .att:
@@ -86,6 +95,8 @@ extension HostController {
     /// LE Enable Encryption with the bond's LTK, EDIV and Rand (Vol 4 Part E §7.8.24); Encryption Change ends it.
     private func encrypt(_ handle: ConnectionHandle, with bond: Bond) {
         links[handle]?.security.procedure = .encrypting(bond)
+        links[handle]?.security.encryptionDeadline = clock.now + LinkSecurityState.encryptionTimeout
+        rescheduleTimer()
         let key = Hex.bytes(bond.longTermKey) ?? []
         let rand = (Hex.bytes(bond.rand) ?? []).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         emit(.diagnostic("security on 0x\(String(handle.rawValue, radix: 16)): encrypting with the bond of \(bond.peer)"))
@@ -98,7 +109,9 @@ extension HostController {
 
     /// Pairing as the initiator (``OCBSMP/SMPInitiator``) with this host's and the peer's addresses on the link.
     private func startPairing(_ handle: ConnectionHandle) {
-        guard let link = links[handle], let own = info?.ownAddress else { return }
+        guard let link = links[handle], let own = info?.ownAddress else {
+            return finishSecurity(handle, .failure(.notPoweredOn(currentState)))
+        }
         let local = SMPAddress(isRandom: own.type == .random, address: own.address)
         let peer = SMPAddress(isRandom: link.airAddress.type == .random || link.airAddress.type == .randomIdentity,
                               address: link.airAddress.address)
@@ -137,6 +150,7 @@ extension HostController {
                 paired(handle, result)
             case .failed(let reason, let sentByUs):
                 links[handle]?.security.pairingFailed = true
+                if timeout { links[handle]?.security.smpTimedOut = true }
                 finishSecurity(handle, .failure(timeout ? .pairingTimedOut(handle) : .pairingFailed(handle, reason, byPeer: !sentByUs)))
             }
         }
@@ -150,9 +164,15 @@ extension HostController {
         security.authenticated = result.authenticated
         security.secureConnections = result.secureConnections
         if security.keySize == 0 { security.keySize = result.keySize }
-        if result.bonding, !result.longTermKey.isEmpty, let store = bondStore {
-            let air = link.airAddress
-            let identity = result.identityAddress ?? SMPAddress(isRandom: air.type != .public, address: air.address)
+        let air = link.airAddress
+        // The identity: the one the peer distributed when it is one (public, or random static: Vol 6 Part B §1.3.2.1),
+        // else the address of the link when that is one; a private address with no valid identity is not kept.
+        let identity = [result.identityAddress, SMPAddress(isRandom: air.type != .public, address: air.address)]
+            .compactMap { $0 }.first(where: Self.isIdentityAddress)
+        if let distributed = result.identityAddress, !Self.isIdentityAddress(distributed) {
+            emit(.notice("the peer on connection 0x\(String(handle.rawValue, radix: 16)) gave \(distributed.address) as its identity, which is no identity address: ignored"))
+        }
+        if result.bonding, !result.longTermKey.isEmpty, let store = bondStore, let identity {
             // Paired over a resolvable private address: the device stays known by it (its identifier with it).
             let paired = air.type == .random && air.address.value >> 46 == 0b01 && air.address != identity.address ? air.address.description : nil
             let bond = Bond(peer: identity.address.description, peerAddressType: identity.isRandom ? "random" : "public",
@@ -171,9 +191,19 @@ extension HostController {
             } catch {
                 emit(.notice("key store: \(error); the link is encrypted, but the bond is not kept"))
             }
+        } else if result.bonding, !result.longTermKey.isEmpty, identity == nil {
+            emit(.notice("the peer on connection 0x\(String(handle.rawValue, radix: 16)) uses a private address and gave no identity address: the link is encrypted, but the bond cannot be kept"))
         }
         links[handle]?.security.current = security
         finishSecurity(handle, .success(security))
+    }
+
+    /// True for an identity address: public, or random static (top bits 0b11, neither all zeros nor all ones in the
+    /// random part).
+    static func isIdentityAddress(_ address: SMPAddress) -> Bool {
+        guard address.isRandom else { return address.address != .zero }
+        let random = address.address.value & 0x3FFF_FFFF_FFFF
+        return address.address.value >> 46 == 0b11 && random != 0 && random != 0x3FFF_FFFF_FFFF
     }
 
     /// Ends the running procedure: the waiters get the outcome, a parked ATT request goes again (or fails with its
@@ -181,6 +211,7 @@ extension HostController {
     func finishSecurity(_ handle: ConnectionHandle, _ result: Result<LinkSecurity, HostError>) {
         guard let link = links[handle] else { return }
         links[handle]?.security.procedure = nil
+        links[handle]?.security.encryptionDeadline = nil
         links[handle]?.security.waiters = []
         links[handle]?.security.attWaiting = false
         if case .failure(let error) = result {
@@ -218,7 +249,8 @@ extension HostController {
             _ = sendFrame(L2CAPBasicFrame(handle: handle, channelID: .securityManagerProtocol,
                                           payload: SMPPDU.pairingFailed(.commandNotSupported).bytes))
         default:
-            emit(.diagnostic("SMP on 0x\(String(handle.rawValue, radix: 16)): \(Hex.string(pdu.prefix(8))) outside pairing; dropped"))
+            // Code and length only: a late key distribution PDU would put key octets in the log.
+            emit(.diagnostic("SMP on 0x\(String(handle.rawValue, radix: 16)): code 0x\(String(pdu.first ?? 0, radix: 16)), \(pdu.count) bytes, outside pairing; dropped"))
         }
     }
 
@@ -252,6 +284,11 @@ extension HostController {
     func tickSecurity(now: ContinuousClock.Instant) {
         for handle in links.keys.sorted() {
             guard let deadline = links[handle]?.security.nextDeadline, deadline <= now else { continue }
+            if case .encrypting? = links[handle]?.security.procedure {
+                // No Encryption Change within the LL procedure response timeout (40 s, Vol 6 Part B §5.2).
+                finishSecurity(handle, .failure(.encryptionFailed(handle, .llResponseTimeout)))
+                continue
+            }
             stepPairing(handle, timeout: true) { $0.tick(now: now) }
         }
     }

@@ -27,10 +27,17 @@ struct LinkSecurityState {
     var attWaiting = false
     /// True once pairing was tried on this link and failed: an ATT error does not start it again (iOS asks once).
     var pairingFailed = false
+    /// True after an SMP timeout: no SMP procedure may run on this link any more (Vol 3 Part H §3.4).
+    var smpTimedOut = false
+    /// When encryption with a bond's key is given up: no Encryption Change within the LL procedure response timeout.
+    var encryptionDeadline: ContinuousClock.Instant?
+    /// The LL procedure response timeout (40 s, Core v5.4 Vol 6 Part B §5.2) and a margin.
+    static let encryptionTimeout = Duration.seconds(42)
 
-    /// When the running pairing times out (30 s after its last PDU, Vol 3 Part H §3.4); nil otherwise.
+    /// When the running pairing times out (30 s after its last PDU, Vol 3 Part H §3.4) or the encryption with a bond's
+    /// key is given up; nil otherwise.
     var nextDeadline: ContinuousClock.Instant? {
         if case .pairing(let initiator) = procedure { return initiator.nextDeadline }
-        return nil
+        return encryptionDeadline
     }
 }
