@@ -13,10 +13,27 @@
 #include <openssl/obj_mac.h>
 #include <openssl/core_names.h>
 #include <openssl/params.h>
+#include <openssl/crypto.h>
+#include <pthread.h>
+
+/// libcrypto without its atexit cleanup (OPENSSL_INIT_NO_ATEXIT): a process that exits while another thread still
+/// hashes or encrypts (a discovery's SHA-1, a pairing's AES) must not have libcrypto torn down under that thread (it
+/// crashed cbtool at exit). Run once, before every use (pthread_once).
+static pthread_once_t ocb_crypto_once = PTHREAD_ONCE_INIT;
+static inline void ocb_crypto_init_once(void) { OPENSSL_init_crypto(OPENSSL_INIT_NO_ATEXIT, NULL); }
+static inline void ocb_crypto_init(void) { pthread_once(&ocb_crypto_once, ocb_crypto_init_once); }
+
+/// SHA-1 of `count` bytes into `out` (20 bytes) with EVP_Digest; 1 on success.
+static inline int ocb_sha1(const uint8_t *message, size_t count, uint8_t out[20]) {
+    ocb_crypto_init();
+    unsigned int length = 0;
+    return EVP_Digest(message, count, out, &length, EVP_sha1(), NULL) == 1 && length == 20;
+}
 
 /// AES-128 of one 16-byte block (ECB, no padding), the SMP security function e (Core v5.4 Vol 3 Part H §2.2.1).
 /// Bytes in the cipher's order (most significant first). Returns 1 on success.
 static inline int ocb_aes128_block(const uint8_t key[16], const uint8_t in[16], uint8_t out[16]) {
+    ocb_crypto_init();
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
     if (ctx == NULL) return 0;
     int ok = 0, length = 0, final = 0;
@@ -30,6 +47,7 @@ static inline int ocb_aes128_block(const uint8_t key[16], const uint8_t in[16], 
 
 /// AES-CMAC (RFC 4493) of `count` bytes with a 128-bit key, through EVP_MAC "CMAC" with AES-128-CBC. Returns 1 on success.
 static inline int ocb_aes_cmac(const uint8_t key[16], const uint8_t *message, size_t count, uint8_t out[16]) {
+    ocb_crypto_init();
     EVP_MAC *mac = EVP_MAC_fetch(NULL, "CMAC", NULL);
     if (mac == NULL) return 0;
     EVP_MAC_CTX *ctx = EVP_MAC_CTX_new(mac);
@@ -52,6 +70,7 @@ static inline int ocb_aes_cmac(const uint8_t key[16], const uint8_t *message, si
 /// A new P-256 key pair (Core v5.4 Vol 3 Part H §2.3.5.6.1): private scalar and public X, Y, 32 bytes each, most
 /// significant first. Returns 1 on success.
 static inline int ocb_p256_generate(uint8_t private_key[32], uint8_t x[32], uint8_t y[32]) {
+    ocb_crypto_init();
     EC_KEY *key = EC_KEY_new_by_curve_name(NID_X9_62_prime256v1);
     if (key == NULL) return 0;
     int ok = 0;
@@ -72,6 +91,7 @@ static inline int ocb_p256_generate(uint8_t private_key[32], uint8_t x[32], uint
 /// and a peer's public X, Y. Returns 1 on success, 0 when the peer's point is not on the curve (OpenSSL checks it when
 /// the coordinates are set) or the scalar is invalid, -1 when libcrypto fails.
 static inline int ocb_p256_dh(const uint8_t private_key[32], const uint8_t x[32], const uint8_t y[32], uint8_t out[32]) {
+    ocb_crypto_init();
     EC_KEY *key = EC_KEY_new_by_curve_name(NID_X9_62_prime256v1);
     if (key == NULL) return -1;
     const EC_GROUP *group = EC_KEY_get0_group(key);

@@ -14,6 +14,8 @@ package enum BackendEvent: Sendable, Equatable {
     case stateChanged(CBManagerState, controller: BluetoothAddress?)
     /// The security of the link to `peer` changed (encrypted after pairing or with a bond's key).
     case securityChanged(PeerAddress, LinkSecurity)
+    /// A pairing with `peer` needs the user (``CBPairingDelegate``).
+    case pairingPrompt(PeerAddress, PairingPrompt)
     /// The controller's bonded devices, each by the address it is known by (the host's `Bond.knownAddress`): their
     /// identifiers are known to `retrievePeripherals(withIdentifiers:)` from power-on, before any scan.
     case bonded([PeerAddress])

@@ -28,6 +28,7 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     let backend: any CentralBackend
     let restoration: RestorationStore?
     weak var storedDelegate: (any CBCentralManagerDelegate)?
+    weak var storedPairingDelegate: (any CBPairingDelegate)?
 
     // All of the following are guarded by `lock`.
     var controllerAddress: BluetoothAddress?
@@ -186,6 +187,16 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
 
     deinit {
         backend.stop()
+    }
+
+    /// Linux only (``CBPairingDelegate``): answers Passkey Entry and Numeric Comparison; weak, like `delegate`. While
+    /// set, pairings ask for MITM protection (IO capability KeyboardDisplay); nil: Just Works only.
+    public var pairingDelegate: (any CBPairingDelegate)? {
+        get { lock.run { storedPairingDelegate } }
+        set {
+            lock.run { storedPairingDelegate = newValue }
+            backend.setPairingPrompts(newValue != nil)
+        }
     }
 
     /// The delegate (weak).

@@ -141,6 +141,11 @@ package protocol CentralBackend: AnyObject, Sendable {
     /// Encrypts the link: with the bond's key when there is one, else by pairing and bonding (Core v5.4 Vol 3 Part H).
     /// Responds with `.security`, or `.failure` (`.peerRemovedPairingInformation`, `.encryptionTimedOut`, `.other`).
     func pair(_ peer: PeerAddress, request: RequestID)
+    /// Whether a user answers pairing prompts (``BackendEvent/pairingPrompt(_:_:)``): pairings then ask for MITM
+    /// protection (IO capability KeyboardDisplay); otherwise they are Just Works (NoInputNoOutput).
+    func setPairingPrompts(_ enabled: Bool)
+    /// The user's answer to the pairing prompt of `peer`'s link.
+    func answerPairing(_ peer: PeerAddress, _ answer: PairingAnswer)
 }
 
 extension CentralBackend {

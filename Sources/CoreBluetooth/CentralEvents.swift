@@ -52,12 +52,40 @@ extension CBCentralManager {
                 return true
             }
             if changed { peripheral.delegate?.peripheralDidUpdateName(peripheral) }
+        case .pairingPrompt(let peer, let prompt):
+            handlePairingPrompt(peer, prompt)
         case .securityChanged(let peer, let security):
             lock.run { active[peer]?.storedSecurity = security }
         case .bonded(let peers):
             lock.run { bondedPeers = peers }
         case .scanFailed(let reason): handleScanFailed(reason)
         case .scanStopped: releaseStoppedScan()
+        }
+    }
+
+    /// A pairing needs the user: the pairing delegate answers (``CBPairingDelegate``); without one (or for an unknown
+    /// peripheral) the prompt is cancelled, so the pairing fails at once rather than at the SMP timeout.
+    private func handlePairingPrompt(_ peer: PeerAddress, _ prompt: PairingPrompt) {
+        let backend = self.backend
+        let found: (CBPeripheral, any CBPairingDelegate)? = lock.run {
+            guard let peripheral = active[peer], let delegate = storedPairingDelegate else { return nil }
+            return (peripheral, delegate)
+        }
+        guard let (peripheral, delegate) = found else {
+            if case .displayPasskey = prompt { return }  // nothing to answer
+            return backend.answerPairing(peer, .cancel)
+        }
+        switch prompt {
+        case .enterPasskey:
+            delegate.centralManager(self, peripheral: peripheral, needsPasskey: { value in
+                backend.answerPairing(peer, value.map { .passkey($0) } ?? .cancel)
+            })
+        case .displayPasskey(let value):
+            delegate.centralManager(self, peripheral: peripheral, displayPasskey: value)
+        case .confirmNumber(let value):
+            delegate.centralManager(self, peripheral: peripheral, confirmNumber: value, reply: { accepted in
+                backend.answerPairing(peer, .confirm(accepted))
+            })
         }
     }
 

@@ -2,7 +2,7 @@
 package import OCBCore
 package import OCBATT
 package import OCBGATT
-internal import OCBHost
+package import OCBHost
 
 extension HostCentralBackend {
     /// Runs `body` with the client of `peer`'s link on the host's queue; answers `.failure(.disconnected)` when the
@@ -179,6 +179,19 @@ extension HostCentralBackend {
                 case .failure(let error): self?.emit(.response(peer, request, .failure(BackendError(error))))
                 }
             }
+        }
+    }
+
+    /// ``CentralBackend/setPairingPrompts(_:)``: KeyboardDisplay while a user answers, else NoInputNoOutput.
+    package func setPairingPrompts(_ enabled: Bool) {
+        host.setPairingIOCapability(enabled ? .keyboardDisplay : .noInputNoOutput)
+    }
+
+    /// ``CentralBackend/answerPairing(_:_:)``: to the peer's link, if it still has one.
+    package func answerPairing(_ peer: PeerAddress, _ answer: PairingAnswer) {
+        queue.async { [self] in
+            guard let link = links[peer] else { return }
+            host.answerPairing(link.handle, answer)
         }
     }
 

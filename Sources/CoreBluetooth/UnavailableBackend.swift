@@ -2,6 +2,7 @@
 internal import OCBCore
 internal import OCBATT
 internal import OCBGATT
+internal import OCBHost
 
 /// A backend with no controller (a malformed transport option or `OCB_TRANSPORT`): it reports `.unsupported` and
 /// ignores every command.
@@ -24,6 +25,8 @@ final class UnavailableBackend: CentralBackend {
                          cccdHandle: AttributeHandle?, configuration: GATTClientCharacteristicConfiguration) {}
     func readRSSI(_ peer: PeerAddress, request: RequestID) {}
     func pair(_ peer: PeerAddress, request: RequestID) {}
+    func setPairingPrompts(_ enabled: Bool) {}
+    func answerPairing(_ peer: PeerAddress, _ answer: PairingAnswer) {}
 }
 
 /// Chooses the backend `CBCentralManager`'s public initialisers use.

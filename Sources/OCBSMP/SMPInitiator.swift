@@ -2,10 +2,13 @@
 
 /// Pairing as the initiator (the central), Core v5.4 Vol 3 Part H §2.3, §3: PDUs in, PDUs and requests out.
 ///
-/// Phase 1 sends a Pairing Request and takes the Pairing Response. Phase 2 runs Just Works (this side's IO capability
-/// is NoInputNoOutput, so no method needs a user, §2.3.5.1 Table 2.8): with LE Secure Connections when both sides set
-/// the SC bit (public keys, confirm f4, nonces, f5 keys, DHKey checks f6; §2.3.5.6.2), legacy pairing otherwise (TK 0,
-/// confirms c1, STK s1; §2.3.5.5). Then it asks the host to encrypt (``Output/startEncryption(longTermKey:ediv:rand:)``)
+/// Phase 1 sends a Pairing Request and takes the Pairing Response. Phase 2 runs the method both sides' features give
+/// (``SMPPairingMethod/select(initiator:responder:secureConnections:)``): with LE Secure Connections when both set the
+/// SC bit (public keys, f5 keys, DHKey checks f6) — Just Works and Numeric Comparison (confirm f4, nonces, g2 for the
+/// user, §2.3.5.6.2) or Passkey Entry (20 rounds of f4 over the passkey's bits, §2.3.5.6.3) —, legacy pairing otherwise
+/// (TK 0 or the passkey, confirms c1, STK s1; §2.3.5.5). A user step comes out as ``Output/passkeyRequested``,
+/// ``Output/displayPasskey(_:)`` or ``Output/confirmNumber(_:)`` and goes on with ``passkeyEntered(_:now:)`` or
+/// ``numberConfirmed(_:now:)``; with IO capability NoInputNoOutput (the default) every pairing is Just Works. Then it asks the host to encrypt (``Output/startEncryption(longTermKey:ediv:rand:)``)
 /// and, once encrypted (``encryptionChanged(_:now:)``), takes the keys the peripheral distributes (phase 3) and gives
 /// them (``Output/completed(_:)``). Any failure sends Pairing Failed (unless the peer sent it) and ends with
 /// ``Output/failed(_:)``. The SMP timeout is 30 s from the last PDU (§3.4): ``tick(now:)``. Bounded: one pairing at a time.
@@ -21,11 +24,22 @@ public struct SMPInitiator: Sendable {
         case completed(SMPPairingResult)
         /// Pairing failed: why, and whether this side sent Pairing Failed.
         case failed(reason: SMPPairingFailedReason, sentByUs: Bool)
+        /// Passkey Entry: ask the user for the six-digit passkey the peripheral shows; answer with ``passkeyEntered(_:now:)``.
+        case passkeyRequested
+        /// Passkey Entry: show this passkey (0...999,999, six digits) for the user to type on the peripheral.
+        case displayPasskey(UInt32)
+        /// Numeric Comparison: show this six-digit number (0...999,999) and ask whether the peripheral shows the same;
+        /// answer with ``numberConfirmed(_:now:)``.
+        case confirmNumber(UInt32)
     }
 
     private enum Phase: Sendable {
         case idle, waitingResponse, waitingPublicKey, waitingConfirm, waitingRandom, waitingDHKeyCheck, waitingEncryption
         case distributing, done
+        /// Waiting for the user's passkey (``passkeyEntered(_:now:)``).
+        case waitingPasskey
+        /// Waiting for the user to confirm the number (``numberConfirmed(_:now:)``).
+        case waitingUserConfirmation
     }
 
     /// The SMP transaction timeout (§3.4).
@@ -49,14 +63,23 @@ public struct SMPInitiator: Sendable {
     private var macKey: [UInt8] = []
     private var key: [UInt8] = []
     private var result = SMPPairingResult()
+    private var method = SMPPairingMethod.justWorks
+    /// The passkey of Passkey Entry (0...999,999).
+    private var passkey: UInt32 = 0
+    /// The Passkey Entry round of Secure Connections (0...19: the passkey's bit this round commits to).
+    private var round = 0
 
-    /// A pairing of `local` (this central's address on the connection) with `peer`, asking for bonding when `bonding`.
-    public init(local: SMPAddress, peer: SMPAddress, bonding: Bool = true, random: any SMPRandomSource = SystemSMPRandomSource()) {
+    /// A pairing of `local` (this central's address on the connection) with `peer`, asking for bonding when `bonding`;
+    /// `ioCapability` other than NoInputNoOutput also asks for MITM protection (a user step, §2.3.1).
+    public init(local: SMPAddress, peer: SMPAddress, bonding: Bool = true, ioCapability: SMPIOCapability = .noInputNoOutput,
+                random: any SMPRandomSource = SystemSMPRandomSource()) {
         self.local = local
         self.peer = peer
         self.random = random
-        requestFeatures = SMPPairingFeatures(ioCapability: .noInputNoOutput,
-                                             authenticationRequirements: bonding ? [.bonding, .secureConnections] : [.secureConnections],
+        var authentication: SMPAuthenticationRequirements = bonding ? [.bonding, .secureConnections] : [.secureConnections]
+        if ioCapability != .noInputNoOutput { authentication.insert(.mitm) }
+        requestFeatures = SMPPairingFeatures(ioCapability: ioCapability,
+                                             authenticationRequirements: authentication,
                                              maximumEncryptionKeySize: 16, initiatorKeyDistribution: [],
                                              responderKeyDistribution: bonding ? [.encryptionKey, .identityKey, .signingKey] : [])
     }
@@ -92,6 +115,25 @@ public struct SMPInitiator: Sendable {
         return fail(.unspecifiedReason, send: false)
     }
 
+    /// The user's passkey for ``Output/passkeyRequested`` (0...999,999), or nil when the user cancelled (Pairing
+    /// Failed, Passkey Entry Failed).
+    public mutating func passkeyEntered(_ value: UInt32?, now: ContinuousClock.Instant) -> [Output] {
+        guard phase == .waitingPasskey else { return [] }
+        guard let value, value <= 999_999 else { return fail(.passkeyEntryFailed, send: true) }
+        passkey = value
+        deadline = now + Self.timeout
+        do throws(SMPCryptoError) { return try beginAfterPasskey() } catch { return fail(.unspecifiedReason, send: true) }
+    }
+
+    /// The user's answer to ``Output/confirmNumber(_:)``: the DHKey check goes out, or Pairing Failed (Numeric
+    /// Comparison Failed).
+    public mutating func numberConfirmed(_ accepted: Bool, now: ContinuousClock.Instant) -> [Output] {
+        guard phase == .waitingUserConfirmation else { return [] }
+        guard accepted else { return fail(.numericComparisonFailed, send: true) }
+        deadline = now + Self.timeout
+        do throws(SMPCryptoError) { return try sendDHKeyCheck() } catch { return fail(.unspecifiedReason, send: true) }
+    }
+
     /// One SMP PDU from the peripheral.
     public mutating func receive(_ bytes: [UInt8], now: ContinuousClock.Instant) -> [Output] {
         guard phase != .done, phase != .idle else { return [] }
@@ -122,17 +164,16 @@ public struct SMPInitiator: Sendable {
             result.bonding = features.authenticationRequirements.contains(.bonding)
                 && requestFeatures.authenticationRequirements.contains(.bonding)
             result.secureConnections = secureConnections
+            method = SMPPairingMethod.select(initiator: requestFeatures, responder: features, secureConnections: secureConnections)
+            result.authenticated = method != .justWorks
             if secureConnections {
                 let pair = try random.keyPair()
                 keyPair = pair
                 phase = .waitingPublicKey
                 return [.send(SMPPDU.pairingPublicKey(x: pair.x.reversed(), y: pair.y.reversed()).bytes)]
             }
-            // Legacy Just Works: TK = 0; the central's confirm goes first (§2.3.5.5).
-            localNonce = try random.nonce()
-            let confirm = try legacyConfirm(localNonce)
-            phase = .waitingConfirm
-            return [.send(SMPPDU.pairingConfirm(confirm.reversed()).bytes)]
+            // Legacy: TK 0 (Just Works) or the passkey; the central's confirm goes first (§2.3.5.5).
+            return try startPasskeyOrContinue()
         case (.waitingPublicKey, .pairingPublicKey(let x, let y)):
             guard let pair = keyPair else { return fail(.unspecifiedReason, send: true) }
             let peerX = Array(x.reversed()), peerY = Array(y.reversed())
@@ -140,20 +181,23 @@ public struct SMPInitiator: Sendable {
             guard peerX != pair.x || peerY != pair.y else { return fail(.invalidParameters, send: true) }
             dhKey = try pair.dhKey(peerX: peerX, peerY: peerY)
             peerPublicKey = (peerX, peerY)
-            phase = .waitingConfirm
+            if isPasskey { return try startPasskeyOrContinue() }
+            phase = .waitingConfirm  // Just Works / Numeric Comparison: the peripheral's confirm comes first
             return []
         case (.waitingConfirm, .pairingConfirm(let value)):
             peerConfirm = Array(value.reversed())
-            if secureConnections { localNonce = try random.nonce() }
+            // Secure Connections: a fresh nonce, except in Passkey Entry, whose round nonce went into the confirm sent.
+            if secureConnections, !isPasskey { localNonce = try random.nonce() }
             phase = .waitingRandom
             return [.send(SMPPDU.pairingRandom(localNonce.reversed()).bytes)]
         case (.waitingRandom, .pairingRandom(let value)):
             let peerNonce = Array(value.reversed())
+            if secureConnections, isPasskey { return try passkeyRoundRandom(peerNonce) }
             return secureConnections ? try secureRandom(peerNonce) : try legacyRandom(peerNonce)
         case (.waitingDHKeyCheck, .pairingDHKeyCheck(let value)):
             guard let response = responseFeatures else { return fail(.unspecifiedReason, send: true) }
             let peerNonce = result.peerNonce
-            let expected = try SMPCrypto.f6(w: macKey, n1: peerNonce, n2: localNonce, r: [UInt8](repeating: 0, count: 16),
+            let expected = try SMPCrypto.f6(w: macKey, n1: peerNonce, n2: localNonce, r: checkValueR,
                                             ioCap: Self.ioCap(response), a1: peer.withType, a2: local.withType)
             guard Array(value.reversed()) == expected else { return fail(.dhKeyCheckFailed, send: true) }
             phase = .waitingEncryption
@@ -187,26 +231,105 @@ public struct SMPInitiator: Sendable {
         // Just Works / Numeric Comparison: Cb = f4(PKbx, PKax, Nb, 0) (§2.3.5.6.2).
         guard try SMPCrypto.f4(u: peerKey.x, v: pair.x, x: peerNonce, z: 0) == peerConfirm else { return fail(.confirmValueFailed, send: true) }
         result.peerNonce = peerNonce
-        let keys = try SMPCrypto.f5(w: dhKey, n1: localNonce, n2: peerNonce, a1: local.withType, a2: peer.withType)
+        if method == .numericComparison {
+            // Va = g2(PKax, PKbx, Na, Nb) mod 10^6, shown to the user (§2.3.5.6.2 step 6).
+            let value = try SMPCrypto.g2(u: pair.x, v: peerKey.x, x: localNonce, y: peerNonce) % 1_000_000
+            phase = .waitingUserConfirmation
+            return [.confirmNumber(value)]
+        }
+        return try sendDHKeyCheck()
+    }
+
+    /// f5's keys from the last nonces, then this side's DHKey check Ea = f6(MacKey, Na, Nb, rb, IOcapA, A, B)
+    /// (§2.3.5.6.5), rb the passkey in Passkey Entry, 0 otherwise.
+    private mutating func sendDHKeyCheck() throws(SMPCryptoError) -> [Output] {
+        let keys = try SMPCrypto.f5(w: dhKey, n1: localNonce, n2: result.peerNonce, a1: local.withType, a2: peer.withType)
         macKey = keys.macKey
         key = keys.ltk
         result.longTermKey = keys.ltk
-        let check = try SMPCrypto.f6(w: macKey, n1: localNonce, n2: peerNonce, r: [UInt8](repeating: 0, count: 16),
+        let check = try SMPCrypto.f6(w: macKey, n1: localNonce, n2: result.peerNonce, r: checkValueR,
                                      ioCap: Self.ioCap(requestFeatures), a1: local.withType, a2: peer.withType)
         phase = .waitingDHKeyCheck
         return [.send(SMPPDU.pairingDHKeyCheck(check.reversed()).bytes)]
     }
 
+    private var isPasskey: Bool {
+        if case .passkeyEntry = method { return true }
+        return false
+    }
+
+    /// r of f6 in the DHKey checks, and the legacy TK: the passkey as a 128-bit value in Passkey Entry, zero otherwise
+    /// (§2.3.5.6.5, §2.3.5.3).
+    private var checkValueR: [UInt8] {
+        guard isPasskey else { return [UInt8](repeating: 0, count: 16) }
+        return [UInt8](repeating: 0, count: 12) + (0..<4).map { UInt8(truncatingIfNeeded: passkey >> (8 * (3 - UInt32($0)))) }
+    }
+
+    /// After the Pairing Response (legacy) or the public keys (Secure Connections): Passkey Entry shows a new passkey or
+    /// asks for one; otherwise (legacy Just Works) the central's confirm goes out.
+    private mutating func startPasskeyOrContinue() throws(SMPCryptoError) -> [Output] {
+        guard case .passkeyEntry(let centralInputs) = method else { return try beginAfterPasskey() }
+        if centralInputs {
+            phase = .waitingPasskey
+            return [.passkeyRequested]
+        }
+        // A uniformly drawn six-digit passkey (§2.3.5.3): 20 random bits, drawn again when 1,000,000 or more.
+        var value: UInt32 = 1_000_000
+        while value >= 1_000_000 {
+            let bytes = try random.nonce()
+            value = bytes.suffix(3).reduce(UInt32(0)) { $0 << 8 | UInt32($1) } & 0xFFFFF
+        }
+        passkey = value
+        return [.displayPasskey(value)] + (try beginAfterPasskey())
+    }
+
+    /// The first confirm this side sends: legacy c1 with the TK (0 or the passkey), or Secure Connections Passkey
+    /// Entry's first round.
+    private mutating func beginAfterPasskey() throws(SMPCryptoError) -> [Output] {
+        if secureConnections {
+            round = 0
+            return try sendPasskeyRoundConfirm()
+        }
+        localNonce = try random.nonce()
+        let confirm = try legacyConfirm(localNonce)
+        phase = .waitingConfirm
+        return [.send(SMPPDU.pairingConfirm(confirm.reversed()).bytes)]
+    }
+
+    /// Passkey Entry round `round`: Cai = f4(PKax, PKbx, Nai, 0x80 | bit) (§2.3.5.6.3); the peripheral's confirm follows.
+    private mutating func sendPasskeyRoundConfirm() throws(SMPCryptoError) -> [Output] {
+        guard let pair = keyPair, let peerKey = peerPublicKey else { return fail(.unspecifiedReason, send: true) }
+        localNonce = try random.nonce()
+        let bit = UInt8(truncatingIfNeeded: (passkey >> UInt32(round)) & 1)
+        let confirm = try SMPCrypto.f4(u: pair.x, v: peerKey.x, x: localNonce, z: 0x80 | bit)
+        phase = .waitingConfirm
+        return [.send(SMPPDU.pairingConfirm(confirm.reversed()).bytes)]
+    }
+
+    /// The peripheral's nonce of a Passkey Entry round: Cbi = f4(PKbx, PKax, Nbi, 0x80 | bit) must hold; after the 20th
+    /// round the DHKey check follows with Na20 and Nb20.
+    private mutating func passkeyRoundRandom(_ peerNonce: [UInt8]) throws(SMPCryptoError) -> [Output] {
+        guard let pair = keyPair, let peerKey = peerPublicKey else { return fail(.unspecifiedReason, send: true) }
+        let bit = UInt8(truncatingIfNeeded: (passkey >> UInt32(round)) & 1)
+        guard try SMPCrypto.f4(u: peerKey.x, v: pair.x, x: peerNonce, z: 0x80 | bit) == peerConfirm else {
+            return fail(.confirmValueFailed, send: true)
+        }
+        result.peerNonce = peerNonce
+        round += 1
+        if round < 20 { return try sendPasskeyRoundConfirm() }
+        return try sendDHKeyCheck()
+    }
+
     private mutating func legacyRandom(_ peerNonce: [UInt8]) throws(SMPCryptoError) -> [Output] {
         guard try legacyConfirm(peerNonce) == peerConfirm else { return fail(.confirmValueFailed, send: true) }
-        key = try SMPCrypto.s1(k: [UInt8](repeating: 0, count: 16), r1: peerNonce, r2: localNonce)
+        key = try SMPCrypto.s1(k: checkValueR, r1: peerNonce, r2: localNonce)
         phase = .waitingEncryption
         return [.startEncryption(longTermKey: key, ediv: 0, rand: [UInt8](repeating: 0, count: 8))]
     }
 
-    /// c1 with TK 0 over this pairing's request and response (§2.2.3).
+    /// c1 with the TK (``checkValueR``) over this pairing's request and response (§2.2.3).
     private func legacyConfirm(_ nonce: [UInt8]) throws(SMPCryptoError) -> [UInt8] {
-        try SMPCrypto.c1(k: [UInt8](repeating: 0, count: 16), r: nonce, preq: preq.reversed(), pres: pres.reversed(),
+        try SMPCrypto.c1(k: checkValueR, r: nonce, preq: preq.reversed(), pres: pres.reversed(),
                          iat: local.typeOctet, ia: local.octets, rat: peer.typeOctet, ra: peer.octets)
     }
 

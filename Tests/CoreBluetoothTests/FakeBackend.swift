@@ -82,4 +82,6 @@ final class FakeBackend: CentralBackend, @unchecked Sendable {
     private func text(_ range: ClosedRange<AttributeHandle>) -> String { "\(range.lowerBound.rawValue)...\(range.upperBound.rawValue)" }
     func readRSSI(_ peer: PeerAddress, request: RequestID) { record("readRSSI", request) }
     func pair(_ peer: PeerAddress, request: RequestID) { record("pair", request) }
+    func setPairingPrompts(_ enabled: Bool) {}
+    func answerPairing(_ peer: PeerAddress, _ answer: PairingAnswer) {}
 }

@@ -294,3 +294,94 @@ struct SecurityWire {
         central = nil
     }
 }
+
+/// A pairing delegate that answers as a user would, logging what it was asked.
+final class PairingAnswers: CBPairingDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    private var log: [String] = []
+    let passkey: UInt32?
+    let accepts: Bool
+
+    init(passkey: UInt32? = nil, accepts: Bool = true) {
+        self.passkey = passkey
+        self.accepts = accepts
+    }
+
+    var asked: [String] { lock.withLock { log } }
+
+    func centralManager(_ central: CBCentralManager, peripheral: CBPeripheral, needsPasskey reply: @escaping @Sendable (UInt32?) -> Void) {
+        lock.withLock { log.append("passkey") }
+        reply(passkey)
+    }
+
+    func centralManager(_ central: CBCentralManager, peripheral: CBPeripheral, displayPasskey passkey: UInt32) {
+        lock.withLock { log.append("display \(passkey)") }
+    }
+
+    func centralManager(_ central: CBCentralManager, peripheral: CBPeripheral, confirmNumber number: UInt32,
+                        reply: @escaping @Sendable (Bool) -> Void) {
+        lock.withLock { log.append(String(format: "confirm %06d", number)) }
+        reply(accepts)
+    }
+}
+
+extension LiveSecuritySuite {
+    static let authenticatedSecret = "[\(Array("authenticated secret".utf8).map(String.init).joined(separator: ", "))]"
+
+    /// Reads Charlie's 0CB30003 (needs an authenticated key) with `answers` as the pairing delegate, charlie pairing in `mode`.
+    func readAuthenticated(mode: String, answers: PairingAnswers) throws -> (line: String?, directory: URL) {
+        let peer = try SecurityPeer.shared()
+        try peer.send("pairing \(mode)")
+        let directory = Self.stateDirectory()
+        var central: LiveCentral? = try Self.central(directory, btsnoop: directory.appendingPathComponent("mitm.btsnoop").path)
+        central!.manager.pairingDelegate = answers
+        let charlie = try Self.discoverCharlie(central!)
+        try Self.connect(central!, charlie)
+        let line = try Self.read(central!, charlie, "0003", within: 15)
+        Self.disconnect(central!, charlie)
+        central = nil
+        return (line, directory)
+    }
+
+    @Test("Passkey Entry (Secure Connections): the pairing delegate is asked for the passkey charlie shows, the key is authenticated, the read that needs it succeeds")
+    func passkeyEntry() throws {
+        defer { _ = try? SecurityPeer.shared().send("pairing sc") }
+        let answers = PairingAnswers(passkey: 123456)
+        let (line, directory) = try readAuthenticated(mode: "passkey", answers: answers)
+        #expect(line == "value \(charlieUUID("0003")) \(Self.authenticatedSecret)")
+        #expect(answers.asked == ["passkey"])
+        let bond = try Self.bond(directory)
+        #expect(bond["authenticated"] as? Bool == true && bond["secureConnections"] as? Bool == true)
+    }
+
+    @Test("Passkey Entry with a wrong passkey: the confirm values do not match, the app gets CBATTError.insufficientAuthentication, no bond")
+    func passkeyEntryWrong() throws {
+        defer { _ = try? SecurityPeer.shared().send("pairing sc") }
+        let (line, directory) = try readAuthenticated(mode: "passkey", answers: PairingAnswers(passkey: 654321))
+        #expect(line == "value \(charlieUUID("0003")) nil error=ATT.5")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("bonds/0C-B0-00-00-00-01/C1-C3-00-00-00-01.json").path))
+    }
+
+    @Test("Passkey Entry in legacy pairing: the passkey is the TK; an authenticated legacy bond")
+    func passkeyEntryLegacy() throws {
+        defer { _ = try? SecurityPeer.shared().send("pairing sc") }
+        let answers = PairingAnswers(passkey: 123456)
+        let (line, directory) = try readAuthenticated(mode: "passkey-legacy", answers: answers)
+        #expect(line == "value \(charlieUUID("0003")) \(Self.authenticatedSecret)")
+        #expect(answers.asked == ["passkey"])
+        let bond = try Self.bond(directory)
+        #expect(bond["authenticated"] as? Bool == true && bond["secureConnections"] as? Bool == false)
+    }
+
+    @Test("Numeric Comparison: the delegate gets the six digits charlie shows (g2), says yes, the read succeeds; saying no fails it")
+    func numericComparison() throws {
+        defer { _ = try? SecurityPeer.shared().send("pairing sc") }
+        let answers = PairingAnswers()
+        let (line, _) = try readAuthenticated(mode: "numeric", answers: answers)
+        #expect(line == "value \(charlieUUID("0003")) \(Self.authenticatedSecret)")
+        let shown = try SecurityPeer.shared().send("last-number").split(separator: " ").last.map(String.init) ?? ""
+        #expect(answers.asked == ["confirm \(shown)"], "the same number on both sides")
+        let refused = try readAuthenticated(mode: "numeric", answers: PairingAnswers(accepts: false))
+        #expect(refused.line == "value \(charlieUUID("0003")) nil error=ATT.5")
+    }
+}

@@ -41,8 +41,28 @@ CHARLIE_INTERVAL_MS = 50
 CHARLIE_RSSI = -48
 COUNTER_PERIOD_S = 0.1
 
-# Pairing modes of the `pairing MODE` control line.
-MODES = ('sc', 'legacy', 'refuse')
+# Pairing modes of the `pairing MODE` control line: Just Works (sc, legacy), refusing, Passkey Entry with charlie
+# showing PASSKEY (passkey, passkey-legacy), Numeric Comparison (numeric; charlie says yes and remembers the number).
+MODES = ('sc', 'legacy', 'refuse', 'passkey', 'passkey-legacy', 'numeric')
+PASSKEY = 123456
+
+
+class DisplayDelegate(pairing.PairingDelegate):
+    """Charlie with a display: shows PASSKEY (Passkey Entry), or a number it accepts (Numeric Comparison)."""
+
+    def __init__(self, app, io_capability):
+        super().__init__(io_capability=io_capability)
+        self.app = app
+
+    async def generate_passkey(self) -> int:
+        return PASSKEY
+
+    async def display_number(self, number: int, digits: int) -> None:
+        self.app.last_number = number
+
+    async def compare_numbers(self, number: int, digits: int) -> bool:
+        self.app.last_number = number
+        return True
 
 
 class RefusingDelegate(pairing.PairingDelegate):
@@ -64,6 +84,8 @@ class CharlieApp:
         self.device = device
         self.controller = controller
         self.mode = 'sc'
+        # The number charlie showed last (Passkey Entry or Numeric Comparison), for the `last-number` control line.
+        self.last_number: int | None = None
         self.counter_tasks: dict[int, asyncio.Task] = {}
         self.counter = 0
         self.address = device.random_address
@@ -75,6 +97,13 @@ class CharlieApp:
     def _pairing_config(self, _connection) -> pairing.PairingConfig:
         if self.mode == 'refuse':
             return pairing.PairingConfig(delegate=RefusingDelegate())
+        identity = pairing.PairingConfig.AddressType.RANDOM
+        if self.mode in ('passkey', 'passkey-legacy'):
+            return pairing.PairingConfig(sc=self.mode == 'passkey', mitm=True, bonding=True, identity_address_type=identity,
+                                         delegate=DisplayDelegate(self, pairing.PairingDelegate.IoCapability.DISPLAY_OUTPUT_ONLY))
+        if self.mode == 'numeric':
+            return pairing.PairingConfig(sc=True, mitm=True, bonding=True, identity_address_type=identity,
+                                         delegate=DisplayDelegate(self, pairing.PairingDelegate.IoCapability.DISPLAY_OUTPUT_AND_YES_NO_INPUT))
         return pairing.PairingConfig(sc=self.mode == 'sc', mitm=False, bonding=True,
                                      identity_address_type=pairing.PairingConfig.AddressType.RANDOM)
 

@@ -3,6 +3,7 @@
 import Dispatch
 import OCBGATT
 import OCBHCI
+import OCBSMP
 
 /// A Bluetooth LE central host for one controller.
 ///
@@ -76,6 +77,12 @@ public protocol CentralHost: AnyObject, Sendable {
     func secure(_ handle: ConnectionHandle, completion: @escaping @Sendable (Result<LinkSecurity, HostError>) -> Void)
     /// The current security of connection `handle`; nil when there is no such connection.
     func security(of handle: ConnectionHandle) -> LinkSecurity?
+    /// The IO capability of later pairings (Core v5.4 Vol 3 Part H §2.3.2): KeyboardDisplay when a user can answer
+    /// ``HostEvent/pairingPrompt(handle:prompt:)``, NoInputNoOutput (Just Works only) otherwise. Kernel mode: ignored
+    /// (the kernel's IO capability is bluetoothd's agent's, or NoInputNoOutput).
+    func setPairingIOCapability(_ capability: SMPIOCapability)
+    /// The user's answer to the pairing prompt of connection `handle`; nothing when no prompt waits.
+    func answerPairing(_ handle: ConnectionHandle, _ answer: PairingAnswer)
     /// True when a Write Without Response on `handle` would go out now (ACL buffers and queue not full).
     func canSendWriteWithoutResponse(_ handle: ConnectionHandle) -> Bool
     /// The host's current state.

@@ -21,6 +21,9 @@ public enum HostEvent: Sendable {
     case disconnected(ConnectionInfo, reason: HCIErrorCode, error: HostError?)
     /// The ATT_MTU of a connection changed after an MTU exchange (Core v5.4 Vol 3 Part F §3.4.2).
     case mtuChanged(handle: ConnectionHandle, mtu: UInt16)
+    /// A pairing on the link needs the user (Passkey Entry, Numeric Comparison): answer with
+    /// ``CentralHost/answerPairing(_:_:)``; the SMP timeout (30 s) runs meanwhile.
+    case pairingPrompt(handle: ConnectionHandle, prompt: PairingPrompt)
     /// The controller's bonds: every one at power-on (after the key store was read), all again after a new one.
     case bonds([Bond])
     /// The link's security changed: encrypted with a bond's key, or by pairing (Core v5.4 Vol 3 Part C §10.2).

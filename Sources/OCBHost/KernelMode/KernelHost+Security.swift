@@ -4,6 +4,7 @@ import Foundation
 import OCBATT
 import OCBCore
 import OCBHCI
+import OCBSMP
 
 /// What kernel mode keeps of one link's security (owned by its ``KernelLink``).
 struct KernelLinkSecurity {
@@ -42,6 +43,13 @@ extension KernelHost {
     public func security(of handle: ConnectionHandle) -> LinkSecurity? {
         onQueue { links[handle].map { currentSecurity($0) } }
     }
+
+    /// ``CentralHost/setPairingIOCapability(_:)``: ignored in kernel mode (the kernel pairs with bluetoothd's agent's IO
+    /// capability, or NoInputNoOutput without bluetoothd).
+    public func setPairingIOCapability(_ capability: SMPIOCapability) {}
+
+    /// ``CentralHost/answerPairing(_:_:)``: kernel mode shows no prompts, so there is nothing to answer.
+    public func answerPairing(_ handle: ConnectionHandle, _ answer: PairingAnswer) {}
 
     /// ``SerialHost/knownPeer(forPrivate:)``: none; the kernel resolves private addresses with the IRKs it holds.
     func knownPeer(forPrivate peer: PeerAddress) -> PeerAddress? { nil }

@@ -28,6 +28,25 @@ extension HostController {
         }
     }
 
+    /// ``CentralHost/setPairingIOCapability(_:)``: the IO capability of pairings started from now on.
+    public func setPairingIOCapability(_ capability: SMPIOCapability) {
+        queue.async { self.pairingIOCapability = capability }
+    }
+
+    /// ``CentralHost/answerPairing(_:_:)``: the user's passkey or confirmation goes to the link's pairing.
+    public func answerPairing(_ handle: ConnectionHandle, _ answer: PairingAnswer) {
+        queue.async {
+            let now = self.clock.now
+            self.stepPairing(handle) { pairing in
+                switch answer {
+                case .passkey(let value): pairing.passkeyEntered(value, now: now)
+                case .confirm(let accepted): pairing.numberConfirmed(accepted, now: now)
+                case .cancel: pairing.passkeyEntered(nil, now: now) + pairing.numberConfirmed(false, now: now)
+                }
+            }
+        }
+    }
+
     /// The link's current security (nil when not connected).
     public func security(of handle: ConnectionHandle) -> LinkSecurity? {
         onQueue { links[handle]?.security.current }
@@ -72,6 +91,10 @@ extension HostController {
         case .att(let response) where current.encrypted && response.error == .insufficientEncryption:
             // Answered before the link's encryption finished: it goes again now.
             return finishSecurity(handle, .success(current))
+        case .att(let response) where current.encrypted && response.error == .insufficientAuthentication && !current.authenticated
+            && pairingIOCapability != .noInputNoOutput && !link.security.pairingFailed:
+            // An unauthenticated key where an authenticated one is needed, and a user at hand: pair again with MITM (as iOS).
+            return startPairing(handle)
         case .att(let response) where current.encrypted:
             // Encrypted, and still not enough: Just Works cannot give an authenticated key, nor a longer one.
             let what = response.error == .insufficientAuthentication ? "an authenticated (MITM) key" : "more than a \(current.keySize)-octet key"
@@ -116,15 +139,15 @@ extension HostController {
         let peer = SMPAddress(isRandom: link.airAddress.type == .random || link.airAddress.type == .randomIdentity,
                               address: link.airAddress.address)
         var initiator = SMPInitiator(local: local, peer: peer, bonding: configuration.security.bondable,
-                                     random: configuration.security.random)
+                                     ioCapability: pairingIOCapability, random: configuration.security.random)
         let outputs = initiator.start(now: clock.now)
         links[handle]?.security.procedure = .pairing(initiator)
-        emit(.diagnostic("security on 0x\(String(handle.rawValue, radix: 16)): pairing (Just Works)"))
+        emit(.diagnostic("security on 0x\(String(handle.rawValue, radix: 16)): pairing (IO capability 0x\(String(pairingIOCapability.rawValue, radix: 16)))"))
         applySMP(outputs, on: handle)
     }
 
     /// Runs `step` on the link's pairing and carries out what it gives; nothing when no pairing runs.
-    private func stepPairing(_ handle: ConnectionHandle, timeout: Bool = false, _ step: (inout SMPInitiator) -> [SMPInitiator.Output]) {
+    func stepPairing(_ handle: ConnectionHandle, timeout: Bool = false, _ step: (inout SMPInitiator) -> [SMPInitiator.Output]) {
         guard case .pairing(var initiator)? = links[handle]?.security.procedure else { return }
         let outputs = step(&initiator)
         links[handle]?.security.procedure = .pairing(initiator)
@@ -148,6 +171,12 @@ extension HostController {
                 }
             case .completed(let result):
                 paired(handle, result)
+            case .passkeyRequested:
+                emit(.pairingPrompt(handle: handle, prompt: .enterPasskey))
+            case .displayPasskey(let value):
+                emit(.pairingPrompt(handle: handle, prompt: .displayPasskey(value)))
+            case .confirmNumber(let value):
+                emit(.pairingPrompt(handle: handle, prompt: .confirmNumber(value)))
             case .failed(let reason, let sentByUs):
                 links[handle]?.security.pairingFailed = true
                 if timeout { links[handle]?.security.smpTimedOut = true }

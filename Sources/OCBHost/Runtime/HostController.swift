@@ -4,6 +4,7 @@ import OCBCore
 import Dispatch
 import OCBHCI
 import OCBL2CAP
+import OCBSMP
 
 /// A full Bluetooth LE central host for one controller reached over an ``HCITransport`` (H4 over TCP or serial,
 /// or the Linux HCI user channel).
@@ -46,6 +47,8 @@ public final class HostController: CentralHost, ATTLinkHost, @unchecked Sendable
     /// The bonds of the controller (loaded at power-on) and the key store they came from (nil before power-on).
     var bondBook = BondBook()
     var bondStore: BondStore?
+    /// The IO capability of the next pairing (``SecurityConfiguration/ioCapability`` until changed).
+    lazy var pairingIOCapability: SMPIOCapability = configuration.security.ioCapability
     /// The clock of the open transport (``HCITransport/clock``), else the system's.
     var clock: any HostClock = SystemHostClock.shared
 

@@ -5,8 +5,10 @@ import OCBSMP
 
 /// Security settings of a ``HostController`` (Core v5.4 Vol 3 Part H).
 ///
-/// The host pairs as a NoInputNoOutput initiator: Just Works, with LE Secure Connections when the peer supports it,
-/// legacy pairing otherwise; the keys it gets are unauthenticated (security level 2).
+/// By default the host pairs as a NoInputNoOutput initiator: Just Works, with LE Secure Connections when the peer
+/// supports it, legacy pairing otherwise; the keys it gets are unauthenticated (security level 2). With
+/// ``ioCapability`` KeyboardDisplay (a user at hand, ``HostEvent/pairingPrompt(handle:prompt:)``) it asks for MITM
+/// protection: Passkey Entry or Numeric Comparison as the peer's IO capability allows, authenticated keys (level 3/4).
 public struct SecurityConfiguration: Sendable {
     /// Where bonds are kept: `stateDirectory/bonds/CONTROLLER/PEER.json` (``BondStore``); nil: ``StateDirectory``'s
     /// directory from the environment at each start.
@@ -18,6 +20,9 @@ public struct SecurityConfiguration: Sendable {
     /// Size Too Short (0x0C) starts encryption (or pairing) and is sent again once the link is encrypted, as iOS
     /// and BlueZ do (Vol 3 Part G §8.1). False: the error goes to the requester.
     public var pairsOnInsufficientSecurity = true
+    /// This side's IO capability in pairing (Vol 3 Part H §2.3.2); NoInputNoOutput by default (Just Works only).
+    /// Changed at run time with ``CentralHost/setPairingIOCapability(_:)``.
+    public var ioCapability: SMPIOCapability = .noInputNoOutput
     /// Nonces and key pairs of pairing; libcrypto's and getrandom's by default (tests inject fixed ones).
     public var random: any SMPRandomSource = SystemSMPRandomSource()
 
