@@ -16,9 +16,9 @@ package enum BackendEvent: Sendable, Equatable {
     case securityChanged(PeerAddress, LinkSecurity)
     /// A pairing with `peer` needs the user (``CBPairingDelegate``).
     case pairingPrompt(PeerAddress, PairingPrompt)
-    /// The controller's bonded devices, each by the address it is known by (the host's `Bond.knownAddress`): their
-    /// identifiers are known to `retrievePeripherals(withIdentifiers:)` from power-on, before any scan.
-    case bonded([PeerAddress])
+    /// The controller's bonded devices, each by the address it is known by (the host's `Bond.knownAddress`) and its
+    /// identity address: their identifiers are known to `retrievePeripherals(withIdentifiers:)` from power-on.
+    case bonded([BondedPeer])
     /// An advertisement, already merged with its scan response (see ``AdvertisementReport``).
     case advertisement(AdvertisementReport)
     /// The connection to `peer` is up, its ATT_MTU exchanged: `mtu` is the link's published ATT_MTU, for the
@@ -95,4 +95,18 @@ package enum BackendError: Error, Sendable, Equatable {
     case encryptionTimedOut(String)
     /// Any other failure → `CBError.unknown`.
     case other(String)
+}
+
+/// A bonded device as the facade needs it: the address the host reports it by, and its identity address.
+package struct BondedPeer: Sendable, Hashable {
+    /// The address the host reports the device by (`Bond.knownAddress`).
+    package var known: PeerAddress
+    /// The device's identity address (public or random static; Core v5.4 Vol 3 Part H §3.6.5).
+    package var identity: BluetoothAddress
+
+    /// Makes the value.
+    package init(known: PeerAddress, identity: BluetoothAddress) {
+        self.known = known
+        self.identity = identity
+    }
 }

@@ -55,7 +55,7 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     var knownPeers = RecentlySeen<UUID, PeerAddress>(capacity: 16_384)
     /// The controller's bonded devices (``BackendEvent/bonded(_:)``), each by the address it is known by: found by
     /// ``retrievePeripherals(withIdentifiers:)`` in a new process before any scan (lock held). Bound: one per bond.
-    var bondedPeers: [PeerAddress] = []
+    var bondedPeers: [BondedPeer] = []
     /// Restored peripherals and scan waiting for the first `.poweredOn`.
     var restorePending: (peripherals: [CBPeripheral], scan: ScanParameters?)?
     var requestCounter: UInt64 = 0
@@ -91,10 +91,24 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
         start()
     }
 
+    /// `CBCentralManagerOptionStateDirectoryKey`'s directory: a path `String` or a file `URL`; empty or absent: nil.
+    /// Any other value is an API misuse (logged), and the default directory is used.
+    static func stateDirectory(_ value: Any?) -> URL? {
+        switch value {
+        case nil: return nil
+        case let path as String: return path.isEmpty ? nil : URL(fileURLWithPath: path, isDirectory: true)
+        case let url as URL: return url.isFileURL ? url : nil
+        case let url as NSURL: return (url as URL).isFileURL ? url as URL : nil
+        default:
+            Diagnostics.misuse("CBCentralManagerOptionStateDirectoryKey takes a path String or a file URL, not \(String(describing: type(of: value as Any))): the default state directory is used")
+            return nil
+        }
+    }
+
     /// The backend from `CentralBackendFactory` for the transport in the options or `OCB_TRANSPORT`, and the state directory.
     private static func defaultBackend(options: [String: Any]?) -> (any CentralBackend, URL) {
         let environment = ProcessInfo.processInfo.environment
-        let directory = (options?[CBCentralManagerOptionStateDirectoryKey] as? String).flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
+        let directory = Self.stateDirectory(options?[CBCentralManagerOptionStateDirectoryKey])
             ?? RestorationStore.defaultDirectory(environment: environment)
         let restoreIdentifier = options?[CBCentralManagerOptionRestoreIdentifierKey] as? String
         var transport = CentralTransport.default
@@ -336,8 +350,8 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
         lock.run {
             identifiers.compactMap { identifier in
                 let peer = knownPeers[identifier] ?? bondedPeers.first {
-                    PeripheralIdentifier.make(controller: controllerAddress ?? .zero, peer: $0) == identifier
-                }
+                    PeripheralIdentifier.make(controller: controllerAddress ?? .zero, peer: $0.known) == identifier
+                }?.known
                 return peer.map { peripheral(for: $0, identifier: identifier) }
             }
         }

@@ -18,7 +18,7 @@ public let CBCentralManagerOptionTransportKey: String = "kOCBInitOptionTransport
 /// diagnostic says so).
 public let CBCentralManagerOptionBtsnoopPathKey: String = "kOCBInitOptionBtsnoopPath"
 
-/// Linux only, `String` (a directory path): where the manager keeps its state across processes: the bonds
+/// Linux only, `String` (a directory path) or a file `URL`: where the manager keeps its state across processes: the bonds
 /// (`bonds/CONTROLLER/PEER.json`, mode 0600) and the state restoration record. Overrides the `OCB_STATE_DIR`
 /// environment variable; without either, `$XDG_STATE_HOME/opencorebluetooth`, else
 /// `~/.local/state/opencorebluetooth`. An empty string means the default.

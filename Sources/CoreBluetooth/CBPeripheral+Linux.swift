@@ -20,6 +20,13 @@ extension CBPeripheral {
     /// delegate keeps up. Counts since the peripheral object was made; never reset.
     public var droppedNotificationCount: Int { lock.run { storedDroppedNotifications } }
 
+    /// Linux only: the identity address of a bonded device ("C1:C3:00:00:00:01"; Core v5.4 Vol 3 Part H §3.6.5), which
+    /// can differ from ``address`` for a device that rotates private addresses; nil when not bonded.
+    public var identityAddress: String? {
+        guard let manager else { return nil }
+        return manager.lock.run { manager.bondedPeers.first { $0.known == peer }?.identity.description }
+    }
+
     /// Linux only: pairs with the peripheral, or encrypts the link with the bond's key when it is bonded (Core v5.4
     /// Vol 3 Part H): Just Works (this side has no display or keyboard), LE Secure Connections when the peer supports
     /// it, legacy pairing otherwise; the keys are stored as a bond (`bonds/CONTROLLER/PEER.json` under the state

@@ -245,7 +245,8 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
             if let peer = peer(handle: handle) { emit(.securityChanged(peer, security)) }
         case .bonds(let bonds):
             emit(.bonded(bonds.compactMap { bond in
-                BluetoothAddress(bond.knownAddress.address).map { PeerAddress($0, type: bond.knownAddress.isRandom ? .random : .public) }
+                guard let known = BluetoothAddress(bond.knownAddress.address), let identity = BluetoothAddress(bond.peer) else { return nil }
+                return BondedPeer(known: PeerAddress(known, type: bond.knownAddress.isRandom ? .random : .public), identity: identity)
             }))
         case .scanStopped(let error):
             // A lost or stopped host reports its state change, which ends the facade's scan; anything else is news.

@@ -189,6 +189,16 @@ struct SecurityWire {
         #expect(wire.pairingRequests == 0, "re-encrypted from the store, never paired again (\(wire.smpCodes))")
         #expect(wire.enableEncryption == 2, "one LE Enable Encryption per connection")
         #expect(wire.connectAddresses.last == rotated, "the second connect went to the address the peer uses now: \(wire.connectAddresses) \(wire.opcodes.map { String($0, radix: 16) })")
+
+        // A third process (the state directory given as a URL this time): retrieve and connect without a scan; the
+        // bond kept where the device was last heard, so the connect goes to its current address.
+        let third = LiveCentral(transport: try SecurityPeer.transport, options: [CBCentralManagerOptionStateDirectoryKey: directory])
+        #expect(third.wait { $0.hasPrefix("state ") } == "state poweredOn")
+        let known = try #require(third.manager.retrievePeripherals(withIdentifiers: [identifier]).first)
+        #expect(known.identityAddress == "C1:C3:00:00:00:01")
+        try Self.connect(third, known)
+        #expect(try Self.read(third, known, "0002") == "value \(charlieUUID("0002")) \(Self.encryptedSecret)")
+        Self.disconnect(third, known)
     }
 
     @Test("legacy pairing (the peer without Secure Connections): the value, a bond with the LTK, EDIV and Rand the peer distributed, and a re-encryption with them")

@@ -45,6 +45,10 @@ enum SecurePeer {
         #expect(json.first?["peer"] as? String == "C1:C3:00:00:00:01" && json.first?["identityResolvingKey"] as? Bool == true
                 && json.first?["pairedAddress"] as? String == address && json.first?["path"] as? String == path)
 
+        // The identity address reaches the device too (it never advertises from it).
+        let byIdentity = try cbtool(["read", "C1:C3:00:00:00:01", "0CB30002-7E57-4C0D-A9E5-0123456789AB"])
+        #expect(byIdentity.status == 0 && byIdentity.stdout.contains("(\"encrypted secret\")"), "\(byIdentity.stderr)")
+
         let again = try cbtool(["pair", address, "--json"])
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.jsonObjects.first?["bonded"] as? Bool == true && again.jsonObjects.first?["level"] as? Int == 2)
@@ -63,8 +67,8 @@ enum SecurePeer {
         let address = try SecurePeer.charlie()
         let run = try cbtool(["pair", address])
         #expect(run.status == 1)
-        #expect(run.stderrLines.last == "cbtool: error: pairing with \(address) failed: Unknown error (the peer on connection 0x1 refused pairing "
-                + "(Pairing Failed: 0x05 Pairing Not Supported): put it in pairing mode, or check whether it pairs with this host at all)",
+        #expect(run.stderrLines.last == "cbtool: error: pairing with \(address) failed: the peer on connection 0x1 refused pairing "
+                + "(Pairing Failed: 0x05 Pairing Not Supported): put it in pairing mode, or check whether it pairs with this host at all",
                 "\(run.stderrLines)")
         #expect(!FileManager.default.fileExists(atPath: "\(state)/bonds/0C-B0-00-00-00-01/C1-C3-00-00-00-01.json"))
     }
@@ -79,6 +83,8 @@ enum SecurePeer {
         #expect(run.status == 1)
         #expect(run.stdoutLines.count == 1 && run.stdoutLines.first?.contains("C1:C3:00:00:00:01") == true)
         #expect(run.stderrLines == ["cbtool: error: the bond \(corrupt) is corrupt (not a bond's JSON): remove it and pair again"])
+        let removed = try cbtool(["bonds", "remove", "AA:BB:CC:DD:EE:FF"], live: false)
+        #expect(removed.status == 0 && removed.stdoutLines == ["removed the bond of AA:BB:CC:DD:EE:FF: \(corrupt)"], "a corrupt bond is removed too")
     }
 
     @Test("bonds with no state: a note, exit 0; bad operands: exit 2")

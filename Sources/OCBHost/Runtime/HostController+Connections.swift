@@ -178,6 +178,10 @@ extension HostController {
         guard event.status.isSuccess else {
             return emit(.diagnostic("Disconnection Complete with status \(event.status) on 0x\(String(event.handle.rawValue, radix: 16))"))
         }
+        if event.reason == .connectionTerminatedMICFailure, let link = links[event.handle], link.security.usesBondKey {
+            emit(.notice("the link to \(link.info.peer.address) ended with a MIC failure (0x3D): the bond's key and the peer's differ "
+                         + "(it paired with another host, or was reset); remove the bond (`cbtool bonds remove \(link.info.peer.address)`) and pair again"))
+        }
         let requested = links[event.handle]?.disconnectRequested ?? false
         let timedOut = links[event.handle]?.att.timedOut ?? false
         endLink(event.handle, reason: event.reason,

@@ -60,7 +60,12 @@ extension HostController {
 
     /// ``SerialHost/knownPeer(forPrivate:)``: a bond's ``Bond/knownAddress`` when one of the bonds' IRKs resolves `peer`.
     func knownPeer(forPrivate peer: PeerAddress) -> PeerAddress? {
-        bondBook.knownPeer(for: peer)
+        let known = bondBook.knownPeer(for: peer)
+        // A bonded device heard at a new private address: kept, so a connect in a later process goes there too.
+        for bond in bondBook.takeMovedBonds() {
+            do throws(BondStoreError) { try bondStore?.save(bond) } catch { emit(.notice("key store: \(error)")) }
+        }
+        return known
     }
 
     /// Loads the bonds of the controller just brought up; a file that cannot be read is said as a notice (it names
@@ -100,9 +105,10 @@ extension HostController {
             let what = response.error == .insufficientAuthentication ? "an authenticated (MITM) key" : "more than a \(current.keySize)-octet key"
             return finishSecurity(handle, .failure(.insufficientSecurity(handle, what)))
         case .att where link.security.pairingFailed:
-            return finishSecurity(handle, .failure(.insufficientSecurity(handle, "encryption, and pairing failed on this link")))
+            // Pairing failed on this link already (and was said): the request just gets its error.
+            return finishSecurity(handle, .failure(.insufficientSecurity(handle, "encryption")), quiet: true)
         case .peerRequest where link.security.pairingFailed:
-            return finishSecurity(handle, .failure(.insufficientSecurity(handle, "security, and pairing failed on this link")))
+            return finishSecurity(handle, .failure(.insufficientSecurity(handle, "security")), quiet: true)
         case .request, .peerRequest:
             if current.encrypted { return finishSecurity(handle, .success(current)) }
         case .att:
@@ -237,15 +243,19 @@ extension HostController {
 
     /// Ends the running procedure: the waiters get the outcome, a parked ATT request goes again (or fails with its
     /// error), and a change of the link's security is reported.
-    func finishSecurity(_ handle: ConnectionHandle, _ result: Result<LinkSecurity, HostError>) {
+    func finishSecurity(_ handle: ConnectionHandle, _ result: Result<LinkSecurity, HostError>, quiet: Bool = false) {
         guard let link = links[handle] else { return }
         links[handle]?.security.procedure = nil
         links[handle]?.security.encryptionDeadline = nil
         links[handle]?.security.waiters = []
         links[handle]?.security.attWaiting = false
-        if case .failure(let error) = result {
+        if case .failure(let error) = result, !quiet {
             // Said where the app's log shows it: the app itself only gets the ATT error of its request.
-            emit(.notice("\(error)"))
+            if case .encryptionFailed(_, .pinOrKeyMissing) = error {
+                emit(.notice("\(error) (`cbtool bonds remove \(link.info.peer.address)`)"))
+            } else {
+                emit(.notice("\(error)"))
+            }
         }
         if case .success(let security) = result, security != link.security.current || link.security.procedure != nil {
             emit(.securityChanged(handle: handle, security: security))

@@ -35,6 +35,9 @@ public struct Bond: Codable, Hashable, Sendable {
     /// it was the identity address). The host reports the device by this address ever after, whatever address it
     /// rotates to (``knownAddress``), so its `CBPeripheral.identifier` stays the one the app saw when it paired.
     public var pairedAddress: String?
+    /// The resolvable private address the device was last heard from (nil: never, or it uses its identity address):
+    /// where a connect goes before the device is heard again, in this process or the next.
+    public var lastAddress: String?
 
     /// Makes a bond.
     public init(peer: String, peerAddressType: String, longTermKey: String, ediv: UInt16 = 0, rand: String = "0000000000000000",
@@ -64,6 +67,7 @@ public struct Bond: Codable, Hashable, Sendable {
     public var problem: String? {
         if BluetoothAddress(peer) == nil { return "peer \"\(peer)\" is not an address" }
         if let pairedAddress, BluetoothAddress(pairedAddress) == nil { return "pairedAddress \"\(pairedAddress)\" is not an address" }
+        if let lastAddress, BluetoothAddress(lastAddress) == nil { return "lastAddress \"\(lastAddress)\" is not an address" }
         if !["public", "random"].contains(peerAddressType) { return "peerAddressType \"\(peerAddressType)\" is not public or random" }
         for (name, value) in [("longTermKey", longTermKey), ("identityResolvingKey", identityResolvingKey), ("signatureKey", signatureKey)] {
             if let value, value.count != 32 || Hex.bytes(value) == nil { return "\(name) is not 32 hex digits" }

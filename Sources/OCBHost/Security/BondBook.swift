@@ -22,6 +22,15 @@ struct BondBook {
     /// How many addresses the resolution cache holds (at most ``resolvedCapacity``).
     var resolvedCount: Int { resolved.count }
 
+    /// Bonds whose ``Bond/lastAddress`` changed since ``takeMovedBonds()`` (one per bond at most): to be written.
+    private var movedBonds: [BluetoothAddress: Bond] = [:]
+
+    /// The bonds heard from a new private address since the last call, to be saved.
+    mutating func takeMovedBonds() -> [Bond] {
+        defer { movedBonds.removeAll() }
+        return Array(movedBonds.values)
+    }
+
     /// True when some bond has an IRK, so resolvable private addresses are worth resolving.
     private(set) var resolves = false
 
@@ -34,6 +43,7 @@ struct BondBook {
     mutating func add(_ bond: Bond) {
         guard let identity = BluetoothAddress(bond.peer) else { return }
         bonds[identity] = bond
+        if let last = bond.lastAddress.flatMap(BluetoothAddress.init) { lastPrivateAddress[identity] = last }
         resolved.removeAll()
         resolves = bonds.values.contains { $0.identityResolvingKey != nil }
     }
@@ -52,7 +62,13 @@ struct BondBook {
     mutating func knownPeer(for peer: PeerAddress) -> PeerAddress? {
         guard resolves, peer.type == .random, let identity = identity(of: peer.address), let bond = bonds[identity],
               let known = BluetoothAddress(bond.knownAddress.address) else { return nil }
-        lastPrivateAddress[identity] = peer.address
+        if lastPrivateAddress[identity] != peer.address {
+            lastPrivateAddress[identity] = peer.address
+            var moved = bond
+            moved.lastAddress = peer.address.description
+            bonds[identity] = moved
+            movedBonds[identity] = moved
+        }
         return PeerAddress(known, type: bond.knownAddress.isRandom ? .random : .public)
     }
 

@@ -33,6 +33,8 @@ public struct BondDirectory: Sendable {
         var removed: [String] = []
         for controller in controllers {
             let store = store(controller)
+            // The file named by the address goes even when it does not read as a bond (a corrupt one is removed too).
+            if try store.remove(address) { removed.append(store.path(of: address)) }
             for bond in store.load().bonds where bond.peer == address.description || bond.pairedAddress == address.description {
                 guard let identity = BluetoothAddress(bond.peer) else { continue }
                 if try store.remove(identity) { removed.append(store.path(of: identity)) }

@@ -34,6 +34,12 @@ struct LinkSecurityState {
     /// The LL procedure response timeout (40 s, Core v5.4 Vol 6 Part B §5.2) and a margin.
     static let encryptionTimeout = Duration.seconds(42)
 
+    /// True when the link is (or is being) encrypted with a bond's key.
+    var usesBondKey: Bool {
+        if case .encrypting = procedure { return true }
+        return current.bonded
+    }
+
     /// When the running pairing times out (30 s after its last PDU, Vol 3 Part H §3.4) or the encryption with a bond's
     /// key is given up; nil otherwise.
     var nextDeadline: ContinuousClock.Instant? {

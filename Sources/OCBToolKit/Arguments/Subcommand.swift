@@ -80,7 +80,7 @@ public enum Subcommand: String, CaseIterable, Hashable, Sendable {
         case .notify: "subscribe and print values with timestamps until interrupted"
         case .rssi: "connect and print the link's RSSI"
         case .pair: "connect and pair (Just Works), storing the bond; a bonded device is encrypted with its key"
-        case .bonds: "list the bonds in the state directory, or remove one (remove ADDRESS)"
+        case .bonds: "list the bonds in the state directory ($OCB_STATE_DIR), or remove one (remove ADDRESS)"
         case .decode: "tell the story of a capture file (btsnoop, pcap, pcapng)"
         case .controllers: "list this machine's Bluetooth controllers and their state"
         case .help: "show usage of cbtool or of one command"

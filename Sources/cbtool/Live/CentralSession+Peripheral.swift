@@ -38,7 +38,7 @@ extension CentralSession {
         let timeout = stepTimeout
         let found = { (event: SessionEvent) -> FoundDevice? in
             guard case .discovered(let peripheral, let advertisement, let rssi) = event,
-                  peripheral.bluetoothAddress == address else { return nil }
+                  peripheral.bluetoothAddress == address || peripheral.identityAddress == address.description else { return nil }
             return FoundDevice(peripheral: peripheral, rssi: rssi, advertisement: advertisement)
         }
         let first = try wait(timeout: timeout, onTimeout: {

@@ -28,6 +28,8 @@ enum ErrorText {
             // A link the controller's loss ended: say that, not that the peripheral disconnected.
             if cb.code == .peripheralDisconnected, let backendReason { text = backendReason }
             if let reason = cb.userInfo["OCBHCIReason"] as? String { text += " (HCI reason \(reason))" }
+            // For .unknown the reason is the whole story ("Unknown error (…)" says nothing more).
+            if let backendReason, cb.code == .unknown { return backendReason }
             if let backendReason, cb.code != .peripheralDisconnected { text += " (\(backendReason))" }
             return text
         }
