@@ -149,7 +149,10 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
     }
 
     /// Writes the value. `.withResponse` answers `peripheral(_:didWriteValueFor:error:)`; `.withoutResponse` has no
-    /// callback (see the type's note for what is dropped).
+    /// callback (see the type's note for what is dropped). A characteristic with Authenticated Signed Writes but not
+    /// Write Without Response gets a Signed Write Without Response (signed with the CSRK this host gave the device when
+    /// bonding; on an encrypted link a plain Write Without Response, Core v5.4 Vol 3 Part G §4.9.2); without a bond it
+    /// is dropped with a logged warning saying to pair first.
     open func writeValue(_ data: Data, for characteristic: CBCharacteristic, type: CBCharacteristicWriteType) {
         let bytes = [UInt8](data)
         switch type {
@@ -165,7 +168,7 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
             let refusal: String? = lock.run {
                 if storedState != .connected { return "\(self) can only accept commands while in the connected state" }
                 if ownershipError(characteristic) != nil { return "\(characteristic) is not a valid characteristic of \(self)" }
-                if !characteristic.properties.contains(.writeWithoutResponse) {
+                if !characteristic.properties.contains(.writeWithoutResponse) && !characteristic.properties.contains(.authenticatedSignedWrites) {
                     return "Characteristic \(characteristic) does not specify the \"Write Without Response\" property - ignoring response-less write"
                 }
                 if bytes.count > 512 {
@@ -184,7 +187,12 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
             } else {
                 // A command, not a request (Vol 3 Part F §3.3): it goes out now, while the caller runs, not behind
                 // the requests waiting for their responses.
-                backend.write(peer, request: nil, handle: characteristic.valueHandle, value: bytes, withResponse: false)
+                if characteristic.properties.contains(.writeWithoutResponse) {
+                    backend.write(peer, request: nil, handle: characteristic.valueHandle, value: bytes, withResponse: false)
+                } else {
+                    // Only Authenticated Signed Writes (0x40): a Signed Write Without Response (Vol 3 Part G §4.9.2).
+                    backend.writeSigned(peer, handle: characteristic.valueHandle, value: bytes)
+                }
             }
         }
     }

@@ -138,6 +138,9 @@ package protocol CentralBackend: AnyObject, Sendable {
                          cccdHandle: AttributeHandle?, configuration: GATTClientCharacteristicConfiguration)
     /// Reads the RSSI of the connection (HCI Read RSSI, Vol 4 Part E §7.5.4), dBm. Responds with `.rssi`.
     func readRSSI(_ peer: PeerAddress, request: RequestID)
+    /// A Signed Write Without Response (Vol 3 Part G §4.9.2) of `value` to `handle`; a Write Without Response on an
+    /// encrypted link. No response; then ``BackendEvent/writeWithoutResponseSent(_:canSend:)`` as for other commands.
+    func writeSigned(_ peer: PeerAddress, handle: AttributeHandle, value: [UInt8])
     /// Encrypts the link: with the bond's key when there is one, else by pairing and bonding (Core v5.4 Vol 3 Part H).
     /// Responds with `.security`, or `.failure` (`.peerRemovedPairingInformation`, `.encryptionTimedOut`, `.other`).
     func pair(_ peer: PeerAddress, request: RequestID)

@@ -119,6 +119,30 @@ extension HostCentralBackend {
         }
     }
 
+    /// ``CentralBackend/writeSigned(_:handle:value:)``: signed by the link's GATT client (the bond's CSRK and counter),
+    /// or plain on an encrypted link (Vol 3 Part G §4.9.2); a refusal (no bond with a CSRK: pair first) is a warning.
+    package func writeSigned(_ peer: PeerAddress, handle: AttributeHandle, value: [UInt8]) {
+        queue.async { [self] in
+            guard let link = links[peer] else { return emit(.writeWithoutResponseSent(peer, canSend: false)) }
+            let encrypted = host.security(of: link.handle)?.encrypted == true
+            host.withGATT(link.handle) { client in
+                do {
+                    if encrypted {
+                        try client?.writeWithoutResponse(value, to: handle)
+                    } else {
+                        try client?.signedWriteWithoutResponse(value, to: handle)
+                    }
+                } catch GATTError.needsBonding {
+                    Diagnostics.warning("signed write to 0x\(String(handle.rawValue, radix: 16)) dropped: it needs a bond with this device that holds this host's signing key (CSRK): pair first (`cbtool pair`)")
+                } catch {
+                    Diagnostics.warning("signed write to 0x\(String(handle.rawValue, radix: 16)) dropped: \(error)")
+                }
+            }
+            let handle = link.handle
+            queue.async { [self] in emit(.writeWithoutResponseSent(peer, canSend: host.canSendWriteWithoutResponse(handle))) }
+        }
+    }
+
     /// Subscribes to (or, with `[]`, unsubscribes from) the characteristic whose value handle is `valueHandle` with the
     /// GATT client's procedures (``OCBGATT/GATTClient/subscribe(to:configuration:handler:completion:)``, Core v5.4
     /// Vol 3 Part G §4.10, §4.11: handler first, then the CCCD write), first discovering its descriptors in

@@ -25,6 +25,7 @@ final class UnavailableBackend: CentralBackend {
                          cccdHandle: AttributeHandle?, configuration: GATTClientCharacteristicConfiguration) {}
     func readRSSI(_ peer: PeerAddress, request: RequestID) {}
     func pair(_ peer: PeerAddress, request: RequestID) {}
+    func writeSigned(_ peer: PeerAddress, handle: AttributeHandle, value: [UInt8]) {}
     func setPairingPrompts(_ enabled: Bool) {}
     func answerPairing(_ peer: PeerAddress, _ answer: PairingAnswer) {}
 }

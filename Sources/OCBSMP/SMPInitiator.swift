@@ -80,7 +80,7 @@ public struct SMPInitiator: Sendable {
         if ioCapability != .noInputNoOutput { authentication.insert(.mitm) }
         requestFeatures = SMPPairingFeatures(ioCapability: ioCapability,
                                              authenticationRequirements: authentication,
-                                             maximumEncryptionKeySize: 16, initiatorKeyDistribution: [],
+                                             maximumEncryptionKeySize: 16, initiatorKeyDistribution: bonding ? [.signingKey] : [],
                                              responderKeyDistribution: bonding ? [.encryptionKey, .identityKey, .signingKey] : [])
     }
 
@@ -349,7 +349,15 @@ public struct SMPInitiator: Sendable {
         if !secureConnections && !agreed.contains(.encryptionKey) { result.longTermKey = [] }  // an STK is not kept
         phase = .done
         deadline = nil
-        return [.completed(result)]
+        // Then this side's keys (§3.6.1: the responder distributes first): a CSRK, for signed writes to the peripheral.
+        let ours = (responseFeatures?.initiatorKeyDistribution ?? []).intersection(requestFeatures.initiatorKeyDistribution)
+        var outputs: [Output] = []
+        if ours.contains(.signingKey) {
+            guard let csrk = try? random.nonce() else { return fail(.unspecifiedReason, send: true) }
+            result.localSignatureKey = csrk
+            outputs.append(.send(SMPPDU.signingInformation(signatureKey: csrk.reversed()).bytes))
+        }
+        return outputs + [.completed(result)]
     }
 
     private mutating func fail(_ reason: SMPPairingFailedReason, send: Bool) -> [Output] {

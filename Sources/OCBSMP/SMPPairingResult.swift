@@ -21,6 +21,8 @@ public struct SMPPairingResult: Hashable, Sendable {
     public var identityAddress: SMPAddress?
     /// The peer's CSRK, when distributed.
     public var signatureKey: [UInt8]?
+    /// This side's CSRK, when it distributed one (it signs this side's Signed Write Commands, §2.4.5).
+    public var localSignatureKey: [UInt8]?
     /// True when both sides set Bonding_Flags 0b01 (§3.5.1): the keys are to be stored.
     public var bonding = false
     /// False: Just Works gives unauthenticated keys (no MITM protection).

@@ -82,6 +82,7 @@ final class FakeBackend: CentralBackend, @unchecked Sendable {
     private func text(_ range: ClosedRange<AttributeHandle>) -> String { "\(range.lowerBound.rawValue)...\(range.upperBound.rawValue)" }
     func readRSSI(_ peer: PeerAddress, request: RequestID) { record("readRSSI", request) }
     func pair(_ peer: PeerAddress, request: RequestID) { record("pair", request) }
+    func writeSigned(_ peer: PeerAddress, handle: AttributeHandle, value: [UInt8]) {}
     func setPairingPrompts(_ enabled: Bool) {}
     func answerPairing(_ peer: PeerAddress, _ answer: PairingAnswer) {}
 }

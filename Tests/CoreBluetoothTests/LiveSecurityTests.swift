@@ -395,3 +395,44 @@ extension LiveSecuritySuite {
         #expect(refused.line == "value \(charlieUUID("0003")) nil error=ATT.5")
     }
 }
+
+extension LiveSecuritySuite {
+    @Test("Signed Write Without Response: bonding gave charlie this host's CSRK; on a later, unencrypted link a write to a characteristic with only Authenticated Signed Writes goes signed, charlie verifies its MAC, the SignCounter grows, also across a restart")
+    func signedWrites() throws {
+        let peer = try SecurityPeer.shared()
+        try peer.send("pairing sc")
+        let directory = Self.stateDirectory(), btsnoop = directory.appendingPathComponent("signed.btsnoop").path
+        var central: LiveCentral? = try Self.central(directory, btsnoop: btsnoop)
+        let charlie = try Self.discoverCharlie(central!)
+        try Self.connect(central!, charlie)
+        #expect(try Self.read(central!, charlie, "0002") == "value \(charlieUUID("0002")) \(Self.encryptedSecret)")
+        Self.disconnect(central!, charlie)
+        #expect(try Self.bond(directory)["localSignatureKey"] as? String != nil, "this host gave charlie a CSRK")
+
+        func writeSigned(_ central: LiveCentral, _ peripheral: CBPeripheral, _ text: String) throws {
+            let characteristic = try #require(peripheral.characteristic(charlieUUID("0006")))
+            #expect(characteristic.properties == [.read, .authenticatedSignedWrites])
+            peripheral.writeValue(Data(text.utf8), for: characteristic, type: .withoutResponse)
+            #expect(try Self.read(central, peripheral, "0006") == "value \(charlieUUID("0006")) \(Array(text.utf8))")
+        }
+        try Self.connect(central!, charlie)
+        #expect(!charlie.isEncrypted, "a bonded link is not encrypted until something asks")
+        try writeSigned(central!, charlie, "signed one")
+        try writeSigned(central!, charlie, "signed two")
+        Self.disconnect(central!, charlie)
+        central = nil
+
+        var second: LiveCentral? = try Self.central(directory, btsnoop: directory.appendingPathComponent("signed2.btsnoop").path)
+        let again = try Self.discoverCharlie(second!)
+        try Self.connect(second!, again)
+        try writeSigned(second!, again, "after a restart")
+        Self.disconnect(second!, again)
+        second = nil
+
+        let log = try peer.send("signed-log")
+        #expect(log.hasSuffix(" 0:ok 1:ok 2:ok"), "charlie verified three signatures, counters 0, 1, 2: \(log)")
+        #expect(try Self.bond(directory)["localSignCounter"] as? Int == 3)
+        let wire = try SecurityWire(path: btsnoop)
+        #expect(wire.smpCodes.contains(0x0A), "Signing Information went both ways (\(wire.smpCodes))")
+    }
+}

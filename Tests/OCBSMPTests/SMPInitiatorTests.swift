@@ -33,11 +33,11 @@ struct SMPInitiatorTests {
     @Test("LE Secure Connections Just Works: keys, confirm, nonces, DHKey checks and distribution, as the peripheral computes them")
     func secureConnections() throws {
         var pairing = SMPInitiator(local: central, peer: peripheral, random: FixedRandom())
-        // Pairing Request: NoInputNoOutput, no OOB, AuthReq Bonding|SC (0x09), 16, initiator none, responder EncKey|IdKey|SignKey.
+        // Pairing Request: NoInputNoOutput, no OOB, AuthReq Bonding|SC (0x09), 16, initiator SignKey, responder EncKey|IdKey|SignKey.
         let preq = try #require(sent(pairing.start(now: t0)))
-        #expect(preq == [0x01, 0x03, 0x00, 0x09, 0x10, 0x00, 0x07])
-        // Pairing Response: DisplayYesNo, AuthReq Bonding|SC, 16, responder IdKey|SignKey.
-        let publicKey = try #require(sent(pairing.receive([0x02, 0x01, 0x00, 0x09, 0x10, 0x00, 0x06], now: t0)))
+        #expect(preq == [0x01, 0x03, 0x00, 0x09, 0x10, 0x04, 0x07])
+        // Pairing Response: DisplayYesNo, AuthReq Bonding|SC, 16, initiator SignKey (it takes our CSRK), responder IdKey|SignKey.
+        let publicKey = try #require(sent(pairing.receive([0x02, 0x01, 0x00, 0x09, 0x10, 0x04, 0x06], now: t0)))
         let keyA = try FixedRandom().keyPair()
         #expect(publicKey == [0x0C] + keyA.x.reversed() + keyA.y.reversed())
         #expect(pairing.receive(SMPPDU.pairingPublicKey(x: keyB.x.reversed(), y: keyB.y.reversed()).bytes, now: t0).isEmpty)
@@ -61,7 +61,11 @@ struct SMPInitiatorTests {
         #expect(pairing.receive(SMPPDU.identityInformation(identityResolvingKey: irk.reversed()).bytes, now: t0).isEmpty)
         #expect(pairing.receive(SMPPDU.identityAddressInformation(type: 1, address: peripheral.address).bytes, now: t0).isEmpty)
         let done = pairing.receive(SMPPDU.signingInformation(signatureKey: [UInt8](repeating: 0x5C, count: 16)).bytes, now: t0)
-        guard case .completed(let result)? = done.first else { Issue.record("\(done)"); return }
+        // The responder's keys all came: then ours (§3.6.1), a CSRK from the random source, sent least significant first.
+        let csrk = try FixedRandom().nonce()
+        #expect(done.first == .send(SMPPDU.signingInformation(signatureKey: csrk.reversed()).bytes))
+        guard case .completed(let result)? = done.last else { Issue.record("\(done)"); return }
+        #expect(result.localSignatureKey == csrk)
         #expect(result.longTermKey == keys.ltk)
         #expect(result.secureConnections)
         #expect(result.identityResolvingKey == irk)

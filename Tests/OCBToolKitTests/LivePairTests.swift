@@ -36,7 +36,7 @@ enum SecurePeer {
         let listed = try cbtool(["bonds"], live: false)
         #expect(listed.status == 0, "\(listed.stderr)")
         #expect(listed.stdoutLines.count == 1)
-        #expect(listed.stdoutLines.first?.hasPrefix("0C:B0:00:00:00:01 C1:C3:00:00:00:01 (random) LE Secure Connections, unauthenticated, 16-octet key, IRK, paired over \(address), created ") == true,
+        #expect(listed.stdoutLines.first?.hasPrefix("0C:B0:00:00:00:01 C1:C3:00:00:00:01 (random) LE Secure Connections, unauthenticated, 16-octet key, IRK, CSRK, paired over \(address), created ") == true,
                 "\(listed.stdoutLines)")
         #expect(listed.stdoutLines.first?.hasSuffix(" \(path)") == true)
         let key = try #require((try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])?["longTermKey"] as? String)

@@ -257,7 +257,7 @@ class Peer:
                 for connection in list(device.connections.values()):
                     await connection.disconnect(0x13)
                 return f'OK disconnect {name}'
-            if cmd in ('pairing', 'rotate', 'forget', 'security-request', 'last-number'):
+            if cmd in ('pairing', 'rotate', 'forget', 'security-request', 'last-number', 'signed-log'):
                 if self.charlie is None:
                     return f'ERR {cmd}: no secure peripheral (start the peer with --security)'
                 if cmd == 'pairing':
@@ -267,6 +267,8 @@ class Peer:
                     return f'OK pairing {rest[0]}'
                 if cmd == 'rotate':
                     return f'OK rotate {await self.charlie.rotate()}'
+                if cmd == 'signed-log':
+                    return 'OK signed-log ' + (' '.join(self.charlie.signed_log) or 'none')
                 if cmd == 'last-number':
                     number = self.charlie.last_number
                     return 'OK last-number none' if number is None else f'OK last-number {number:06d}'

@@ -12,6 +12,7 @@ import logging
 import struct
 
 from bumble import att, gatt, hci, pairing
+from bumble.crypto import aes_cmac
 from bumble.device import AdvertisingType, Device, DeviceConfiguration
 from bumble.gatt import Characteristic, CharacteristicValue, Service
 from bumble.host import Host
@@ -34,6 +35,7 @@ ENCRYPTED_UUID = '0CB30002-7E57-4C0D-A9E5-0123456789AB'
 AUTHENTICATED_UUID = '0CB30003-7E57-4C0D-A9E5-0123456789AB'
 COUNTER_UUID = '0CB30004-7E57-4C0D-A9E5-0123456789AB'
 OPEN_UUID = '0CB30005-7E57-4C0D-A9E5-0123456789AB'
+SIGNED_UUID = '0CB30006-7E57-4C0D-A9E5-0123456789AB'
 ENCRYPTED_VALUE = b'encrypted secret'
 AUTHENTICATED_VALUE = b'authenticated secret'
 OPEN_VALUE = b'open'
@@ -45,13 +47,18 @@ COUNTER_PERIOD_S = 0.1
 # showing PASSKEY (passkey, passkey-legacy), Numeric Comparison (numeric; charlie says yes and remembers the number).
 MODES = ('sc', 'legacy', 'refuse', 'passkey', 'passkey-legacy', 'numeric')
 PASSKEY = 123456
+# Keys charlie gives and takes: LTK (legacy), IRK and identity, CSRK (Bumble's default leaves CSRKs out); taking the
+# central's CSRK is what lets it verify the central's signed writes.
+KEYS = (pairing.PairingDelegate.KeyDistribution.DISTRIBUTE_ENCRYPTION_KEY
+        | pairing.PairingDelegate.KeyDistribution.DISTRIBUTE_IDENTITY_KEY
+        | pairing.PairingDelegate.KeyDistribution.DISTRIBUTE_SIGNING_KEY)
 
 
 class DisplayDelegate(pairing.PairingDelegate):
     """Charlie with a display: shows PASSKEY (Passkey Entry), or a number it accepts (Numeric Comparison)."""
 
     def __init__(self, app, io_capability):
-        super().__init__(io_capability=io_capability)
+        super().__init__(io_capability=io_capability, local_initiator_key_distribution=KEYS, local_responder_key_distribution=KEYS)
         self.app = app
 
     async def generate_passkey(self) -> int:
@@ -91,6 +98,11 @@ class CharlieApp:
         self.address = device.random_address
         # Links encrypted with an authenticated (MITM) key, by connection handle.
         self.mitm_links: set[int] = set()
+        # The CSRK each central gave in pairing (as sent, least significant octet first), by its address; the last
+        # SignCounter accepted from it; what became of each signed write (`signed-log`, at most 64 entries).
+        self.csrks: dict[str, bytes] = {}
+        self.sign_counters: dict[str, int] = {}
+        self.signed_log: list[str] = []
         device.pairing_config_factory = self._pairing_config
         device.on('connection', self._on_connection)
 
@@ -105,9 +117,13 @@ class CharlieApp:
             return pairing.PairingConfig(sc=True, mitm=True, bonding=True, identity_address_type=identity,
                                          delegate=DisplayDelegate(self, pairing.PairingDelegate.IoCapability.DISPLAY_OUTPUT_AND_YES_NO_INPUT))
         return pairing.PairingConfig(sc=self.mode == 'sc', mitm=False, bonding=True,
-                                     identity_address_type=pairing.PairingConfig.AddressType.RANDOM)
+                                     identity_address_type=pairing.PairingConfig.AddressType.RANDOM,
+                                     delegate=pairing.PairingDelegate(local_initiator_key_distribution=KEYS,
+                                                                      local_responder_key_distribution=KEYS))
 
     def services(self) -> list[Service]:
+        self.signed_characteristic = Characteristic(SIGNED_UUID, R.READ | R.AUTHENTICATED_SIGNED_WRITES, READABLE | WRITEABLE,
+                                                    b'unsigned')
         self.counter_characteristic = Characteristic(
             COUNTER_UUID, R.READ | R.NOTIFY, READABLE | att.Attribute.READ_REQUIRES_ENCRYPTION, bytes(4))
         return [Service(CHARLIE_SERVICE_UUID, [
@@ -119,6 +135,7 @@ class CharlieApp:
             Characteristic(AUTHENTICATED_UUID, R.READ, READABLE, CharacteristicValue(read=self._read_authenticated)),
             self.counter_characteristic,
             Characteristic(OPEN_UUID, R.READ, READABLE, OPEN_VALUE),
+            self.signed_characteristic,
         ])]
 
     def _read_authenticated(self, connection) -> bytes:
@@ -131,9 +148,40 @@ class CharlieApp:
         def paired(keys) -> None:
             if any(key is not None and key.authenticated for key in (keys.ltk, keys.ltk_central, keys.ltk_peripheral)):
                 self.mitm_links.add(connection.handle)
+            if keys.csrk is not None:
+                central = str(connection.peer_address).split('/')[0]
+                self.csrks[central] = bytes(keys.csrk.value)
+                self.sign_counters.pop(central, None)
 
         connection.on('pairing', paired)
         connection.on('disconnection', lambda _reason: self.mitm_links.discard(connection.handle))
+
+    def on_signed_write(self, bearer, pdu) -> None:
+        """Bumble's server leaves Signed Write Commands (0xD2) alone: verified here (Core v5.4 Vol 3 Part H §2.4.5,
+        Vol 3 Part C §10.4.2) with the central's CSRK: the MAC is the 64 most significant bits of AES-CMAC over
+        (PDU up to the signature || SignCounter) taken as one number sent least significant octet first, and the
+        SignCounter must grow. A write that fails is ignored, as the specification says."""
+        connection = getattr(bearer, 'connection', bearer)
+        central = str(connection.peer_address).split('/')[0]
+        data = bytes(pdu.attribute_value)
+        if len(data) < 12 or central not in self.csrks:
+            return self._log_signed('no-key')
+        value, signature = data[:-12], data[-12:]
+        counter = int.from_bytes(signature[:4], 'little')
+        message = bytes([0xD2]) + pdu.attribute_handle.to_bytes(2, 'little') + value + signature[:4]
+        expected = aes_cmac(message[::-1], self.csrks[central][::-1])[:8][::-1]
+        if signature[4:] != expected:
+            return self._log_signed(f'{counter}:bad-mac')
+        if central in self.sign_counters and counter <= self.sign_counters[central]:
+            return self._log_signed(f'{counter}:replayed')
+        if pdu.attribute_handle != self.signed_characteristic.handle:
+            return self._log_signed(f'{counter}:wrong-handle')
+        self.sign_counters[central] = counter
+        self.signed_characteristic.value = value
+        self._log_signed(f'{counter}:ok')
+
+    def _log_signed(self, entry: str) -> None:
+        self.signed_log = (self.signed_log + [entry])[-64:]
 
     def protect_counter_cccd(self) -> None:
         """The counter's CCCD needs encryption to be written (Vol 3 Part G §3.3.3.3 lets a server ask that)."""
@@ -178,6 +226,8 @@ class CharlieApp:
     async def forget(self) -> None:
         """Drops every key (the peer "removed pairing information": a reconnect's encryption fails, PIN or Key Missing)."""
         self.device.keystore = MemoryKeyStore()
+        self.csrks.clear()
+        self.sign_counters.clear()
 
     async def request_security(self) -> int:
         """Sends a Security Request (Vol 3 Part H §3.6.7) on every link; the count."""
@@ -233,6 +283,7 @@ async def make_charlie(link) -> tuple[CharlieApp, dict]:
     app = CharlieApp(device, controller)
     device.add_services(app.services())
     app.protect_counter_cccd()
+    device.gatt_server.on_att_signed_write_command = app.on_signed_write
     await device.power_on()
     rpa = hci.Address.generate_private_address(config.irk)
     await device.send_command(hci.HCI_LE_Set_Random_Address_Command(random_address=rpa))

@@ -164,6 +164,7 @@ extension HostController {
                                                                  supervisionTimeout: event.supervisionTimeout))
             links[event.handle] = LinkState(info: info, attTransactionTimeout: configuration.attTransactionTimeout)
             links[event.handle]?.airAddress = air
+            attachSigner(event.handle)
             links[event.handle]?.att.client.raisesSecurityOnError = configuration.security.pairsOnInsufficientSecurity
             guard event.role == 0 else {
                 emit(.diagnostic("unexpected peripheral-role connection 0x\(String(event.handle.rawValue, radix: 16))"))

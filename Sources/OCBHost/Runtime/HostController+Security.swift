@@ -28,6 +28,30 @@ extension HostController {
         }
     }
 
+    /// Gives the link's GATT client a signer when the device's bond has this host's CSRK (signed writes, Vol 3 Part G
+    /// §4.9.2); each signature takes the bond's next SignCounter, which is written back before the write goes.
+    func attachSigner(_ handle: ConnectionHandle) {
+        guard let link = links[handle], let bond = bondBook.bond(for: link.info.peer.address), bond.localSignatureKey != nil else { return }
+        let identity = bond.peer
+        link.att.client.signer = { [weak self] message in self?.sign(message, identity: identity) ?? [] }
+    }
+
+    /// The signature of `message` with the bond of `identity`, its counter then one more and saved; empty (the write is
+    /// refused) when the bond or its key is gone or the counter is spent.
+    private func sign(_ message: [UInt8], identity: String) -> [UInt8] {
+        guard let address = BluetoothAddress(identity), var bond = bondBook.bonds[address],
+              let key = bond.localSignatureKey.flatMap(Hex.bytes) else { return [] }
+        let counter = bond.localSignCounter ?? 0
+        guard counter < UInt32.max, let signature = try? SMPSignature.sign(message, csrk: key, counter: counter) else { return [] }
+        bond.localSignCounter = counter + 1
+        bondBook.add(bond)
+        do throws(BondStoreError) { try bondStore?.save(bond) } catch {
+            emit(.notice("key store: \(error); the signed write is not sent (its counter could not be kept)"))
+            return []
+        }
+        return signature
+    }
+
     /// ``CentralHost/setPairingIOCapability(_:)``: the IO capability of pairings started from now on.
     public func setPairingIOCapability(_ capability: SMPIOCapability) {
         queue.async { self.pairingIOCapability = capability }
@@ -210,18 +234,21 @@ extension HostController {
         if result.bonding, !result.longTermKey.isEmpty, let store = bondStore, let identity {
             // Paired over a resolvable private address: the device stays known by it (its identifier with it).
             let paired = air.type == .random && air.address.value >> 46 == 0b01 && air.address != identity.address ? air.address.description : nil
-            let bond = Bond(peer: identity.address.description, peerAddressType: identity.isRandom ? "random" : "public",
+            var bond = Bond(peer: identity.address.description, peerAddressType: identity.isRandom ? "random" : "public",
                             longTermKey: Hex.string(result.longTermKey), ediv: result.ediv, rand: Hex.string(result.rand),
                             keySize: result.keySize, authenticated: result.authenticated,
                             secureConnections: result.secureConnections,
                             identityResolvingKey: result.identityResolvingKey.map { Hex.string($0) },
                             signatureKey: result.signatureKey.map { Hex.string($0) },
                             created: ISO8601DateFormatter().string(from: Date()), pairedAddress: paired)
+            bond.localSignatureKey = result.localSignatureKey.map { Hex.string($0) }
+            bond.localSignCounter = result.localSignatureKey == nil ? nil : 0
             do throws(BondStoreError) {
                 try store.save(bond)
                 bondBook.add(bond)
                 emit(.bonds(bondBook.bonds.values.sorted { $0.peer < $1.peer }))
                 security.bonded = true
+                attachSigner(handle)
                 emit(.diagnostic("security on 0x\(String(handle.rawValue, radix: 16)): bonded with \(bond.peer) (\(store.path(of: identity.address)))"))
             } catch {
                 emit(.notice("key store: \(error); the link is encrypted, but the bond is not kept"))

@@ -38,6 +38,11 @@ public struct Bond: Codable, Hashable, Sendable {
     /// The resolvable private address the device was last heard from (nil: never, or it uses its identity address):
     /// where a connect goes before the device is heard again, in this process or the next.
     public var lastAddress: String?
+    /// This host's CSRK given to the device (it signs this host's Signed Write Commands, Vol 3 Part H §2.4.5), when
+    /// the device took one.
+    public var localSignatureKey: String?
+    /// The SignCounter of this host's next signed write (Vol 3 Part C §10.4.1): it only grows, across processes.
+    public var localSignCounter: UInt32?
 
     /// Makes a bond.
     public init(peer: String, peerAddressType: String, longTermKey: String, ediv: UInt16 = 0, rand: String = "0000000000000000",
@@ -69,7 +74,8 @@ public struct Bond: Codable, Hashable, Sendable {
         if let pairedAddress, BluetoothAddress(pairedAddress) == nil { return "pairedAddress \"\(pairedAddress)\" is not an address" }
         if let lastAddress, BluetoothAddress(lastAddress) == nil { return "lastAddress \"\(lastAddress)\" is not an address" }
         if !["public", "random"].contains(peerAddressType) { return "peerAddressType \"\(peerAddressType)\" is not public or random" }
-        for (name, value) in [("longTermKey", longTermKey), ("identityResolvingKey", identityResolvingKey), ("signatureKey", signatureKey)] {
+        for (name, value) in [("longTermKey", longTermKey), ("identityResolvingKey", identityResolvingKey), ("signatureKey", signatureKey),
+                              ("localSignatureKey", localSignatureKey)] {
             if let value, value.count != 32 || Hex.bytes(value) == nil { return "\(name) is not 32 hex digits" }
         }
         if rand.count != 16 || Hex.bytes(rand) == nil { return "rand is not 16 hex digits" }
