@@ -15,7 +15,7 @@ package enum BackendEvent: Sendable, Equatable {
     /// The security of the link to `peer` changed (encrypted after pairing or with a bond's key).
     case securityChanged(PeerAddress, LinkSecurity)
     /// A pairing with `peer` needs the user (``CBPairingDelegate``).
-    case pairingPrompt(PeerAddress, PairingPrompt)
+    case pairingPrompt(PeerAddress, PairingPrompt, id: UInt64)
     /// The controller's bonded devices, each by the address it is known by (the host's `Bond.knownAddress`) and its
     /// identity address: their identifiers are known to `retrievePeripherals(withIdentifiers:)` from power-on.
     case bonded([BondedPeer])

@@ -148,7 +148,7 @@ package protocol CentralBackend: AnyObject, Sendable {
     /// protection (IO capability KeyboardDisplay); otherwise they are Just Works (NoInputNoOutput).
     func setPairingPrompts(_ enabled: Bool)
     /// The user's answer to the pairing prompt of `peer`'s link.
-    func answerPairing(_ peer: PeerAddress, _ answer: PairingAnswer)
+    func answerPairing(_ peer: PeerAddress, _ answer: PairingAnswer, prompt id: UInt64)
 }
 
 extension CentralBackend {

@@ -52,8 +52,8 @@ extension CBCentralManager {
                 return true
             }
             if changed { peripheral.delegate?.peripheralDidUpdateName(peripheral) }
-        case .pairingPrompt(let peer, let prompt):
-            handlePairingPrompt(peer, prompt)
+        case .pairingPrompt(let peer, let prompt, let id):
+            handlePairingPrompt(peer, prompt, id: id)
         case .securityChanged(let peer, let security):
             lock.run { active[peer]?.storedSecurity = security }
         case .bonded(let peers):
@@ -64,27 +64,25 @@ extension CBCentralManager {
     }
 
     /// A pairing needs the user: the pairing delegate answers (``CBPairingDelegate``); without one (or for an unknown
-    /// peripheral) the prompt is cancelled, so the pairing fails at once rather than at the SMP timeout.
-    private func handlePairingPrompt(_ peer: PeerAddress, _ prompt: PairingPrompt) {
+    /// peripheral) the prompt is cancelled, a passkey to display too (no one would see it), so the pairing fails at
+    /// once rather than at the SMP timeout. Each answer carries the prompt's id: an answer to an older prompt is dropped.
+    private func handlePairingPrompt(_ peer: PeerAddress, _ prompt: PairingPrompt, id: UInt64) {
         let backend = self.backend
         let found: (CBPeripheral, any CBPairingDelegate)? = lock.run {
             guard let peripheral = active[peer], let delegate = storedPairingDelegate else { return nil }
             return (peripheral, delegate)
         }
-        guard let (peripheral, delegate) = found else {
-            if case .displayPasskey = prompt { return }  // nothing to answer
-            return backend.answerPairing(peer, .cancel)
-        }
+        guard let (peripheral, delegate) = found else { return backend.answerPairing(peer, .cancel, prompt: id) }
         switch prompt {
         case .enterPasskey:
             delegate.centralManager(self, peripheral: peripheral, needsPasskey: { value in
-                backend.answerPairing(peer, value.map { .passkey($0) } ?? .cancel)
+                backend.answerPairing(peer, value.map { .passkey($0) } ?? .cancel, prompt: id)
             })
         case .displayPasskey(let value):
             delegate.centralManager(self, peripheral: peripheral, displayPasskey: value)
         case .confirmNumber(let value):
             delegate.centralManager(self, peripheral: peripheral, confirmNumber: value, reply: { accepted in
-                backend.answerPairing(peer, .confirm(accepted))
+                backend.answerPairing(peer, .confirm(accepted), prompt: id)
             })
         }
     }

@@ -124,10 +124,11 @@ extension HostCentralBackend {
     package func writeSigned(_ peer: PeerAddress, handle: AttributeHandle, value: [UInt8]) {
         queue.async { [self] in
             guard let link = links[peer] else { return emit(.writeWithoutResponseSent(peer, canSend: false)) }
-            let encrypted = host.security(of: link.handle)?.encrypted == true
+            let host = self.host
             host.withGATT(link.handle) { client in
                 do {
-                    if encrypted {
+                    // Decided where the write goes out: an Encryption Change cannot come in between.
+                    if host.security(of: link.handle)?.encrypted == true {
                         try client?.writeWithoutResponse(value, to: handle)
                     } else {
                         try client?.signedWriteWithoutResponse(value, to: handle)
@@ -212,10 +213,10 @@ extension HostCentralBackend {
     }
 
     /// ``CentralBackend/answerPairing(_:_:)``: to the peer's link, if it still has one.
-    package func answerPairing(_ peer: PeerAddress, _ answer: PairingAnswer) {
+    package func answerPairing(_ peer: PeerAddress, _ answer: PairingAnswer, prompt id: UInt64) {
         queue.async { [self] in
             guard let link = links[peer] else { return }
-            host.answerPairing(link.handle, answer)
+            host.answerPairing(link.handle, answer, prompt: id)
         }
     }
 

@@ -239,8 +239,8 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
         switch event {
         case .stateChanged(let state): hostStateChanged(state)
         case .discovered(let device): emit(.advertisement(report(for: device)))
-        case .pairingPrompt(let handle, let prompt):
-            if let peer = peer(handle: handle) { emit(.pairingPrompt(peer, prompt)) }
+        case .pairingPrompt(let handle, let prompt, let id):
+            if let peer = peer(handle: handle) { emit(.pairingPrompt(peer, prompt, id: id)) }
         case .securityChanged(let handle, let security):
             if let peer = peer(handle: handle) { emit(.securityChanged(peer, security)) }
         case .bonds(let bonds):

@@ -27,7 +27,7 @@ final class UnavailableBackend: CentralBackend {
     func pair(_ peer: PeerAddress, request: RequestID) {}
     func writeSigned(_ peer: PeerAddress, handle: AttributeHandle, value: [UInt8]) {}
     func setPairingPrompts(_ enabled: Bool) {}
-    func answerPairing(_ peer: PeerAddress, _ answer: PairingAnswer) {}
+    func answerPairing(_ peer: PeerAddress, _ answer: PairingAnswer, prompt id: UInt64) {}
 }
 
 /// Chooses the backend `CBCentralManager`'s public initialisers use.

@@ -49,6 +49,8 @@ public struct SMPInitiator: Sendable {
     private let local: SMPAddress
     private let peer: SMPAddress
     private let requestFeatures: SMPPairingFeatures
+    /// Pairing for an authenticated key: a method without MITM protection fails with Authentication Requirements (§2.3.5.1).
+    private let requiresMITM: Bool
     private var phase = Phase.idle
     private var deadline: ContinuousClock.Instant?
     private var preq: [UInt8] = []
@@ -72,7 +74,8 @@ public struct SMPInitiator: Sendable {
     /// A pairing of `local` (this central's address on the connection) with `peer`, asking for bonding when `bonding`;
     /// `ioCapability` other than NoInputNoOutput also asks for MITM protection (a user step, §2.3.1).
     public init(local: SMPAddress, peer: SMPAddress, bonding: Bool = true, ioCapability: SMPIOCapability = .noInputNoOutput,
-                random: any SMPRandomSource = SystemSMPRandomSource()) {
+                requiresMITM: Bool = false, random: any SMPRandomSource = SystemSMPRandomSource()) {
+        self.requiresMITM = requiresMITM
         self.local = local
         self.peer = peer
         self.random = random
@@ -125,6 +128,15 @@ public struct SMPInitiator: Sendable {
         do throws(SMPCryptoError) { return try beginAfterPasskey() } catch { return fail(.unspecifiedReason, send: true) }
     }
 
+    /// The user gave up a user step (a prompt dismissed, a passkey shown no one types): Pairing Failed with Passkey
+    /// Entry Failed or Numeric Comparison Failed, in any phase before the DHKey check; nothing once that is done.
+    public mutating func cancelUserStep(now: ContinuousClock.Instant) -> [Output] {
+        switch phase {
+        case .idle, .done, .waitingDHKeyCheck, .waitingEncryption, .distributing: return []
+        default: return fail(method == .numericComparison ? .numericComparisonFailed : .passkeyEntryFailed, send: true)
+        }
+    }
+
     /// The user's answer to ``Output/confirmNumber(_:)``: the DHKey check goes out, or Pairing Failed (Numeric
     /// Comparison Failed).
     public mutating func numberConfirmed(_ accepted: Bool, now: ContinuousClock.Instant) -> [Output] {
@@ -166,6 +178,7 @@ public struct SMPInitiator: Sendable {
             result.secureConnections = secureConnections
             method = SMPPairingMethod.select(initiator: requestFeatures, responder: features, secureConnections: secureConnections)
             result.authenticated = method != .justWorks
+            if requiresMITM, method == .justWorks { return fail(.authenticationRequirements, send: true) }
             if secureConnections {
                 let pair = try random.keyPair()
                 keyPair = pair
@@ -177,8 +190,9 @@ public struct SMPInitiator: Sendable {
         case (.waitingPublicKey, .pairingPublicKey(let x, let y)):
             guard let pair = keyPair else { return fail(.unspecifiedReason, send: true) }
             let peerX = Array(x.reversed()), peerY = Array(y.reversed())
-            // A peer that reflects our own key is refused (§2.3.5.6.1).
-            guard peerX != pair.x || peerY != pair.y else { return fail(.invalidParameters, send: true) }
+            // A peer whose key has our X coordinate is refused (§2.3.5.6.1): f4 takes X only, so a reflected (x, y) or
+            // (x, p−y) would let it echo our Passkey Entry commitments and learn the passkey (CVE-2020-26558).
+            guard peerX != pair.x else { return fail(.invalidParameters, send: true) }
             dhKey = try pair.dhKey(peerX: peerX, peerY: peerY)
             peerPublicKey = (peerX, peerY)
             if isPasskey { return try startPasskeyOrContinue() }
@@ -245,8 +259,8 @@ public struct SMPInitiator: Sendable {
     private mutating func sendDHKeyCheck() throws(SMPCryptoError) -> [Output] {
         let keys = try SMPCrypto.f5(w: dhKey, n1: localNonce, n2: result.peerNonce, a1: local.withType, a2: peer.withType)
         macKey = keys.macKey
-        key = keys.ltk
-        result.longTermKey = keys.ltk
+        key = Self.shortened(keys.ltk, to: result.keySize)
+        result.longTermKey = key
         let check = try SMPCrypto.f6(w: macKey, n1: localNonce, n2: result.peerNonce, r: checkValueR,
                                      ioCap: Self.ioCap(requestFeatures), a1: local.withType, a2: peer.withType)
         phase = .waitingDHKeyCheck
@@ -322,7 +336,7 @@ public struct SMPInitiator: Sendable {
 
     private mutating func legacyRandom(_ peerNonce: [UInt8]) throws(SMPCryptoError) -> [Output] {
         guard try legacyConfirm(peerNonce) == peerConfirm else { return fail(.confirmValueFailed, send: true) }
-        key = try SMPCrypto.s1(k: checkValueR, r1: peerNonce, r2: localNonce)
+        key = Self.shortened(try SMPCrypto.s1(k: checkValueR, r1: peerNonce, r2: localNonce), to: result.keySize)
         phase = .waitingEncryption
         return [.startEncryption(longTermKey: key, ediv: 0, rand: [UInt8](repeating: 0, count: 8))]
     }
@@ -331,6 +345,12 @@ public struct SMPInitiator: Sendable {
     private func legacyConfirm(_ nonce: [UInt8]) throws(SMPCryptoError) -> [UInt8] {
         try SMPCrypto.c1(k: checkValueR, r: nonce, preq: preq.reversed(), pres: pres.reversed(),
                          iat: local.typeOctet, ia: local.octets, rat: peer.typeOctet, ra: peer.octets)
+    }
+
+    /// A key shortened to the agreed size (§3.5.5 note, Vol 4 Part E §7.8.24): its most significant octets zeroed.
+    static func shortened(_ key: [UInt8], to size: Int) -> [UInt8] {
+        guard (7..<16).contains(size), key.count == 16 else { return key }
+        return [UInt8](repeating: 0, count: 16 - size) + key.suffix(size)
     }
 
     /// IOcap of f6 (§2.2.8): AuthReq, OOB data flag, IO capability, most significant first.
@@ -352,7 +372,7 @@ public struct SMPInitiator: Sendable {
         // Then this side's keys (§3.6.1: the responder distributes first): a CSRK, for signed writes to the peripheral.
         let ours = (responseFeatures?.initiatorKeyDistribution ?? []).intersection(requestFeatures.initiatorKeyDistribution)
         var outputs: [Output] = []
-        if ours.contains(.signingKey) {
+        if result.bonding, ours.contains(.signingKey) {
             guard let csrk = try? random.nonce() else { return fail(.unspecifiedReason, send: true) }
             result.localSignatureKey = csrk
             outputs.append(.send(SMPPDU.signingInformation(signatureKey: csrk.reversed()).bytes))

@@ -84,5 +84,5 @@ final class FakeBackend: CentralBackend, @unchecked Sendable {
     func pair(_ peer: PeerAddress, request: RequestID) { record("pair", request) }
     func writeSigned(_ peer: PeerAddress, handle: AttributeHandle, value: [UInt8]) {}
     func setPairingPrompts(_ enabled: Bool) {}
-    func answerPairing(_ peer: PeerAddress, _ answer: PairingAnswer) {}
+    func answerPairing(_ peer: PeerAddress, _ answer: PairingAnswer, prompt id: UInt64) {}
 }

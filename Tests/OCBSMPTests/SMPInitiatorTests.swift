@@ -85,10 +85,24 @@ struct SMPInitiatorTests {
                 == [.send([0x05, 0x04]), .failed(reason: .confirmValueFailed, sentByUs: true)])
     }
 
-    @Test("a peer public key off the curve, or our own reflected, ends pairing")
+    /// p − y for P-256 (Core v5.4 Vol 3 Part H §2.3.5.6.1's curve): (x, p − y) is on the curve whenever (x, y) is.
+    static func negated(_ y: [UInt8]) -> [UInt8] {
+        let p: [UInt8] = h("ffffffff 00000001 00000000 00000000 00000000 ffffffff ffffffff ffffffff")
+        var result = [UInt8](repeating: 0, count: 32), borrow = 0
+        for index in stride(from: 31, through: 0, by: -1) {
+            var digit = Int(p[index]) - Int(y[index]) - borrow
+            borrow = digit < 0 ? 1 : 0
+            if digit < 0 { digit += 256 }
+            result[index] = UInt8(digit)
+        }
+        return result
+    }
+
+    @Test("a peer public key off the curve, our own reflected, or our X with the other Y (CVE-2020-26558) ends pairing")
     func badPublicKey() throws {
+        let own = try FixedRandom().keyPair()
         for (x, y, reason) in [(keyB.x, Array(keyB.y.dropLast()) + [keyB.y[31] ^ 1], SMPPairingFailedReason.dhKeyCheckFailed),
-                               (try FixedRandom().keyPair().x, try FixedRandom().keyPair().y, .invalidParameters)] {
+                               (own.x, own.y, .invalidParameters), (own.x, Self.negated(own.y), .invalidParameters)] {
             var pairing = SMPInitiator(local: central, peer: peripheral, random: FixedRandom())
             _ = pairing.start(now: t0)
             _ = pairing.receive([0x02, 0x03, 0x00, 0x09, 0x10, 0x00, 0x00], now: t0)

@@ -81,8 +81,9 @@ public protocol CentralHost: AnyObject, Sendable {
     /// ``HostEvent/pairingPrompt(handle:prompt:)``, NoInputNoOutput (Just Works only) otherwise. Kernel mode: ignored
     /// (the kernel's IO capability is bluetoothd's agent's, or NoInputNoOutput).
     func setPairingIOCapability(_ capability: SMPIOCapability)
-    /// The user's answer to the pairing prompt of connection `handle`; nothing when no prompt waits.
-    func answerPairing(_ handle: ConnectionHandle, _ answer: PairingAnswer)
+    /// The user's answer to the pairing prompt `id` of connection `handle`; nothing when that prompt no longer waits
+    /// (its pairing ended, or a newer prompt replaced it).
+    func answerPairing(_ handle: ConnectionHandle, _ answer: PairingAnswer, prompt id: UInt64)
     /// True when a Write Without Response on `handle` would go out now (ACL buffers and queue not full).
     func canSendWriteWithoutResponse(_ handle: ConnectionHandle) -> Bool
     /// The host's current state.

@@ -23,7 +23,8 @@ public enum HostEvent: Sendable {
     case mtuChanged(handle: ConnectionHandle, mtu: UInt16)
     /// A pairing on the link needs the user (Passkey Entry, Numeric Comparison): answer with
     /// ``CentralHost/answerPairing(_:_:)``; the SMP timeout (30 s) runs meanwhile.
-    case pairingPrompt(handle: ConnectionHandle, prompt: PairingPrompt)
+    /// `id` numbers the prompt: an answer for another id (an older prompt of a pairing that ended) is dropped.
+    case pairingPrompt(handle: ConnectionHandle, prompt: PairingPrompt, id: UInt64)
     /// The controller's bonds: every one at power-on (after the key store was read), all again after a new one.
     case bonds([Bond])
     /// The link's security changed: encrypted with a bond's key, or by pairing (Core v5.4 Vol 3 Part C §10.2).

@@ -49,7 +49,7 @@ extension KernelHost {
     public func setPairingIOCapability(_ capability: SMPIOCapability) {}
 
     /// ``CentralHost/answerPairing(_:_:)``: kernel mode shows no prompts, so there is nothing to answer.
-    public func answerPairing(_ handle: ConnectionHandle, _ answer: PairingAnswer) {}
+    public func answerPairing(_ handle: ConnectionHandle, _ answer: PairingAnswer, prompt id: UInt64) {}
 
     /// ``SerialHost/knownPeer(forPrivate:)``: none; the kernel resolves private addresses with the IRKs it holds.
     func knownPeer(forPrivate peer: PeerAddress) -> PeerAddress? { nil }

@@ -158,7 +158,7 @@ extension HostController {
                 endLink(event.handle, reason: .unspecifiedError, error: .disconnected(event.handle, .unspecifiedError))
             }
             let air = PeerAddress(event.peerAddress, type: event.peerAddressType)
-            let peer = knownPeer(forPrivate: air) ?? air
+            let peer = knownPeer(forPrivate: air, connected: true) ?? air
             let info = ConnectionInfo(handle: event.handle, peer: peer, role: event.role == 0 ? .central : .peripheral,
                                       parameters: LinkParameters(interval: event.connectionInterval, latency: event.peripheralLatency,
                                                                  supervisionTimeout: event.supervisionTimeout))

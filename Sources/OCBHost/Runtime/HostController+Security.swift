@@ -44,7 +44,7 @@ extension HostController {
         let counter = bond.localSignCounter ?? 0
         guard counter < UInt32.max, let signature = try? SMPSignature.sign(message, csrk: key, counter: counter) else { return [] }
         bond.localSignCounter = counter + 1
-        bondBook.add(bond)
+        bondBook.update(bond)
         do throws(BondStoreError) { try bondStore?.save(bond) } catch {
             emit(.notice("key store: \(error); the signed write is not sent (its counter could not be kept)"))
             return []
@@ -58,14 +58,17 @@ extension HostController {
     }
 
     /// ``CentralHost/answerPairing(_:_:)``: the user's passkey or confirmation goes to the link's pairing.
-    public func answerPairing(_ handle: ConnectionHandle, _ answer: PairingAnswer) {
+    public func answerPairing(_ handle: ConnectionHandle, _ answer: PairingAnswer, prompt id: UInt64) {
         queue.async {
+            // Only the prompt now asked: an answer to an older one (its pairing failed, another began) is dropped.
+            guard let current = self.links[handle]?.security.promptID, current == id else { return }
+            self.links[handle]?.security.promptID = nil
             let now = self.clock.now
             self.stepPairing(handle) { pairing in
                 switch answer {
                 case .passkey(let value): pairing.passkeyEntered(value, now: now)
                 case .confirm(let accepted): pairing.numberConfirmed(accepted, now: now)
-                case .cancel: pairing.passkeyEntered(nil, now: now) + pairing.numberConfirmed(false, now: now)
+                case .cancel: pairing.cancelUserStep(now: now)
                 }
             }
         }
@@ -82,12 +85,30 @@ extension HostController {
         onQueue { bondBook.bond(for: address) }
     }
 
-    /// ``SerialHost/knownPeer(forPrivate:)``: a bond's ``Bond/knownAddress`` when one of the bonds' IRKs resolves `peer`.
+    /// ``SerialHost/knownPeer(forPrivate:)``: a bond's ``Bond/knownAddress`` when one of the bonds' IRKs resolves `peer`;
+    /// a new private address is written to the bond (``Bond/lastAddress``) at most once a minute from advertising,
+    /// always from a connection (`connected`).
     func knownPeer(forPrivate peer: PeerAddress) -> PeerAddress? {
+        knownPeer(forPrivate: peer, connected: false)
+    }
+
+    /// ``knownPeer(forPrivate:)``, `connected` when the address is a new connection's (then always written).
+    func knownPeer(forPrivate peer: PeerAddress, connected: Bool) -> PeerAddress? {
         let known = bondBook.knownPeer(for: peer)
         // A bonded device heard at a new private address: kept, so a connect in a later process goes there too.
+        let now = clock.now
         for bond in bondBook.takeMovedBonds() {
-            do throws(BondStoreError) { try bondStore?.save(bond) } catch { emit(.notice("key store: \(error)")) }
+            // At most once a minute per bond: a device advertising several sets (or a replay of its old addresses)
+            // flips between addresses, and a file write per report would stall the host.
+            // A connection's address is always written (connections are few, and it is where the device is now).
+            if !connected, let saved = lastAddressSaved[bond.peer], now - saved < .seconds(60) { continue }
+            lastAddressSaved[bond.peer] = now
+            do throws(BondStoreError) {
+                try bondStore?.save(bond)
+                bondBook.update(bond)
+            } catch {
+                emit(.notice("key store: \(error)"))
+            }
         }
         return known
     }
@@ -122,8 +143,9 @@ extension HostController {
             return finishSecurity(handle, .success(current))
         case .att(let response) where current.encrypted && response.error == .insufficientAuthentication && !current.authenticated
             && pairingIOCapability != .noInputNoOutput && !link.security.pairingFailed:
-            // An unauthenticated key where an authenticated one is needed, and a user at hand: pair again with MITM (as iOS).
-            return startPairing(handle)
+            // An unauthenticated key where an authenticated one is needed, and a user at hand: pair again with MITM (as iOS);
+            // a pairing that can only be Just Works again fails (Authentication Requirements) instead of looping.
+            return startPairing(handle, requiresMITM: true)
         case .att(let response) where current.encrypted:
             // Encrypted, and still not enough: Just Works cannot give an authenticated key, nor a longer one.
             let what = response.error == .insufficientAuthentication ? "an authenticated (MITM) key" : "more than a \(current.keySize)-octet key"
@@ -161,7 +183,7 @@ extension HostController {
     }
 
     /// Pairing as the initiator (``OCBSMP/SMPInitiator``) with this host's and the peer's addresses on the link.
-    private func startPairing(_ handle: ConnectionHandle) {
+    private func startPairing(_ handle: ConnectionHandle, requiresMITM: Bool = false) {
         guard let link = links[handle], let own = info?.ownAddress else {
             return finishSecurity(handle, .failure(.notPoweredOn(currentState)))
         }
@@ -169,7 +191,8 @@ extension HostController {
         let peer = SMPAddress(isRandom: link.airAddress.type == .random || link.airAddress.type == .randomIdentity,
                               address: link.airAddress.address)
         var initiator = SMPInitiator(local: local, peer: peer, bonding: configuration.security.bondable,
-                                     ioCapability: pairingIOCapability, random: configuration.security.random)
+                                     ioCapability: pairingIOCapability, requiresMITM: requiresMITM,
+                                     random: configuration.security.random)
         let outputs = initiator.start(now: clock.now)
         links[handle]?.security.procedure = .pairing(initiator)
         emit(.diagnostic("security on 0x\(String(handle.rawValue, radix: 16)): pairing (IO capability 0x\(String(pairingIOCapability.rawValue, radix: 16)))"))
@@ -202,11 +225,11 @@ extension HostController {
             case .completed(let result):
                 paired(handle, result)
             case .passkeyRequested:
-                emit(.pairingPrompt(handle: handle, prompt: .enterPasskey))
+                prompt(handle, .enterPasskey)
             case .displayPasskey(let value):
-                emit(.pairingPrompt(handle: handle, prompt: .displayPasskey(value)))
+                prompt(handle, .displayPasskey(value))
             case .confirmNumber(let value):
-                emit(.pairingPrompt(handle: handle, prompt: .confirmNumber(value)))
+                prompt(handle, .confirmNumber(value))
             case .failed(let reason, let sentByUs):
                 links[handle]?.security.pairingFailed = true
                 if timeout { links[handle]?.security.smpTimedOut = true }
@@ -214,6 +237,13 @@ extension HostController {
             }
         }
         rescheduleTimer()
+    }
+
+    /// Asks the user: a new prompt id, which the answer must carry (a display prompt is answered only by a cancel).
+    private func prompt(_ handle: ConnectionHandle, _ prompt: PairingPrompt) {
+        promptCounter &+= 1
+        links[handle]?.security.promptID = promptCounter
+        emit(.pairingPrompt(handle: handle, prompt: prompt, id: promptCounter))
     }
 
     /// Pairing completed: the keys become a bond (when both sides asked for bonding and there is an LTK to keep).
@@ -231,7 +261,14 @@ extension HostController {
         if let distributed = result.identityAddress, !Self.isIdentityAddress(distributed) {
             emit(.notice("the peer on connection 0x\(String(handle.rawValue, radix: 16)) gave \(distributed.address) as its identity, which is no identity address: ignored"))
         }
-        if result.bonding, !result.longTermKey.isEmpty, let store = bondStore, let identity {
+        // A pairing whose identity is another bonded device's (the link's address is none of that device's) does not
+        // replace that bond: a device claiming someone else's identity must not take over its keys unnoticed.
+        let claimed = identity.flatMap { bondBook.bonds[$0.address] }
+        let takesOver = claimed != nil && bondBook.bond(for: air.address)?.peer != claimed?.peer
+        if takesOver, let identity {
+            emit(.notice("the peer on connection 0x\(String(handle.rawValue, radix: 16)) (\(air.address)) gave the identity \(identity.address) of another bonded device: its bond is kept and this pairing is not stored (if it is that device, reset: `cbtool bonds remove \(identity.address)`, then pair again)"))
+        }
+        if result.bonding, !result.longTermKey.isEmpty, let store = bondStore, let identity, !takesOver {
             // Paired over a resolvable private address: the device stays known by it (its identifier with it).
             let paired = air.type == .random && air.address.value >> 46 == 0b01 && air.address != identity.address ? air.address.description : nil
             var bond = Bond(peer: identity.address.description, peerAddressType: identity.isRandom ? "random" : "public",
@@ -274,6 +311,7 @@ extension HostController {
         guard let link = links[handle] else { return }
         links[handle]?.security.procedure = nil
         links[handle]?.security.encryptionDeadline = nil
+        links[handle]?.security.promptID = nil
         links[handle]?.security.waiters = []
         links[handle]?.security.attWaiting = false
         if case .failure(let error) = result, !quiet {

@@ -47,6 +47,10 @@ public final class HostController: CentralHost, ATTLinkHost, @unchecked Sendable
     /// The bonds of the controller (loaded at power-on) and the key store they came from (nil before power-on).
     var bondBook = BondBook()
     var bondStore: BondStore?
+    /// Numbers pairing prompts across links (``LinkSecurityState/promptID``).
+    var promptCounter: UInt64 = 0
+    /// When each bond's last private address was last written (at most once a minute each, ``SerialHost/knownPeer(forPrivate:)``).
+    var lastAddressSaved: [String: ContinuousClock.Instant] = [:]
     /// The IO capability of the next pairing (``SecurityConfiguration/ioCapability`` until changed).
     lazy var pairingIOCapability: SMPIOCapability = configuration.security.ioCapability
     /// The clock of the open transport (``HCITransport/clock``), else the system's.

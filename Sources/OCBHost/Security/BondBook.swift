@@ -48,6 +48,13 @@ struct BondBook {
         resolves = bonds.values.contains { $0.identityResolvingKey != nil }
     }
 
+    /// Replaces a bond with a changed copy of itself (its counter, its last address) without emptying the resolution
+    /// cache: the IRK did not change.
+    mutating func update(_ bond: Bond) {
+        guard let identity = BluetoothAddress(bond.peer), bonds[identity] != nil else { return }
+        bonds[identity] = bond
+    }
+
     /// Forgets the bond of `identity`.
     mutating func remove(_ identity: BluetoothAddress) {
         bonds[identity] = nil
@@ -62,11 +69,11 @@ struct BondBook {
     mutating func knownPeer(for peer: PeerAddress) -> PeerAddress? {
         guard resolves, peer.type == .random, let identity = identity(of: peer.address), let bond = bonds[identity],
               let known = BluetoothAddress(bond.knownAddress.address) else { return nil }
-        if lastPrivateAddress[identity] != peer.address {
-            lastPrivateAddress[identity] = peer.address
+        lastPrivateAddress[identity] = peer.address
+        if bond.lastAddress != peer.address.description {
+            // Not in the bond yet: to be written (the bond is updated once it is, ``update(_:)``).
             var moved = bond
             moved.lastAddress = peer.address.description
-            bonds[identity] = moved
             movedBonds[identity] = moved
         }
         return PeerAddress(known, type: bond.knownAddress.isRandom ? .random : .public)

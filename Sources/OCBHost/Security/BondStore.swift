@@ -122,6 +122,12 @@ public struct BondStore: Sendable {
             unlink(temporary)
             throw .writeFailed(path: path, reason: reason)
         }
+        // The rename itself made durable (a SignCounter that came back smaller after a power loss would be reused).
+        let directoryDescriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directoryDescriptor >= 0 {
+            _ = fsync(directoryDescriptor)
+            close(directoryDescriptor)
+        }
     }
 
     /// Removes `peer`'s bond; true when there was one. Throws ``BondStoreError/writeFailed(path:reason:)``.

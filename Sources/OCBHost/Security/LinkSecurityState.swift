@@ -27,6 +27,8 @@ struct LinkSecurityState {
     var attWaiting = false
     /// True once pairing was tried on this link and failed: an ATT error does not start it again (iOS asks once).
     var pairingFailed = false
+    /// The prompt the user is asked now (``HostEvent/pairingPrompt(handle:prompt:id:)``); nil when none waits.
+    var promptID: UInt64?
     /// True after an SMP timeout: no SMP procedure may run on this link any more (Vol 3 Part H §3.4).
     var smpTimedOut = false
     /// When encryption with a bond's key is given up: no Encryption Change within the LL procedure response timeout.
