@@ -311,10 +311,13 @@ final class PairingAnswers: CBPairingDelegate, @unchecked Sendable {
     private var log: [String] = []
     let passkey: UInt32?
     let accepts: Bool
+    /// Called with a passkey this side displays (the user typing it on the peripheral).
+    let typed: (@Sendable (UInt32) -> Void)?
 
-    init(passkey: UInt32? = nil, accepts: Bool = true) {
+    init(passkey: UInt32? = nil, accepts: Bool = true, typed: (@Sendable (UInt32) -> Void)? = nil) {
         self.passkey = passkey
         self.accepts = accepts
+        self.typed = typed
     }
 
     var asked: [String] { lock.withLock { log } }
@@ -325,7 +328,8 @@ final class PairingAnswers: CBPairingDelegate, @unchecked Sendable {
     }
 
     func centralManager(_ central: CBCentralManager, peripheral: CBPeripheral, displayPasskey passkey: UInt32) {
-        lock.withLock { log.append("display \(passkey)") }
+        lock.withLock { log.append("display") }
+        typed?(passkey)
     }
 
     func centralManager(_ central: CBCentralManager, peripheral: CBPeripheral, confirmNumber number: UInt32,
@@ -434,5 +438,24 @@ extension LiveSecuritySuite {
         #expect(try Self.bond(directory)["localSignCounter"] as? Int == 3)
         let wire = try SecurityWire(path: btsnoop)
         #expect(wire.smpCodes.contains(0x0A), "Signing Information went both ways (\(wire.smpCodes))")
+    }
+}
+
+extension LiveSecuritySuite {
+    @Test("Passkey Entry with this side showing the passkey (charlie KeyboardOnly, Secure Connections and legacy): the delegate is shown a six-digit passkey, charlie's user types it, the authenticated read succeeds")
+    func passkeyDisplayedHere() throws {
+        defer { _ = try? SecurityPeer.shared().send("pairing sc") }
+        for mode in ["keyboard", "keyboard-legacy"] {
+            let peer = try SecurityPeer.shared()
+            let answers = PairingAnswers(typed: { passkey in
+                // The user reads it here and types it on the peripheral.
+                DispatchQueue.global().async { _ = try? peer.send("type-passkey \(passkey)") }
+            })
+            let (line, directory) = try readAuthenticated(mode: mode, answers: answers)
+            #expect(line == "value \(charlieUUID("0003")) \(Self.authenticatedSecret)", "\(mode)")
+            #expect(answers.asked == ["display"], "\(mode)")
+            let bond = try Self.bond(directory)
+            #expect(bond["authenticated"] as? Bool == true && bond["secureConnections"] as? Bool == (mode == "keyboard"), "\(mode)")
+        }
     }
 }

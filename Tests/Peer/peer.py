@@ -257,7 +257,7 @@ class Peer:
                 for connection in list(device.connections.values()):
                     await connection.disconnect(0x13)
                 return f'OK disconnect {name}'
-            if cmd in ('pairing', 'rotate', 'forget', 'security-request', 'last-number', 'signed-log'):
+            if cmd in ('pairing', 'rotate', 'forget', 'security-request', 'last-number', 'signed-log', 'type-passkey'):
                 if self.charlie is None:
                     return f'ERR {cmd}: no secure peripheral (start the peer with --security)'
                 if cmd == 'pairing':
@@ -267,6 +267,11 @@ class Peer:
                     return f'OK pairing {rest[0]}'
                 if cmd == 'rotate':
                     return f'OK rotate {await self.charlie.rotate()}'
+                if cmd == 'type-passkey':
+                    if self.charlie.typed is None or self.charlie.typed.done():
+                        return 'ERR type-passkey: charlie is not asking for a passkey'
+                    self.charlie.typed.set_result(int(rest[0]))
+                    return f'OK type-passkey {int(rest[0]):06d}'
                 if cmd == 'signed-log':
                     return 'OK signed-log ' + (' '.join(self.charlie.signed_log) or 'none')
                 if cmd == 'last-number':

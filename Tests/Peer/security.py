@@ -45,7 +45,7 @@ COUNTER_PERIOD_S = 0.1
 
 # Pairing modes of the `pairing MODE` control line: Just Works (sc, legacy), refusing, Passkey Entry with charlie
 # showing PASSKEY (passkey, passkey-legacy), Numeric Comparison (numeric; charlie says yes and remembers the number).
-MODES = ('sc', 'legacy', 'refuse', 'passkey', 'passkey-legacy', 'numeric')
+MODES = ('sc', 'legacy', 'refuse', 'passkey', 'passkey-legacy', 'numeric', 'keyboard', 'keyboard-legacy')
 PASSKEY = 123456
 # Keys charlie gives and takes: LTK (legacy), IRK and identity, CSRK (Bumble's default leaves CSRKs out); taking the
 # central's CSRK is what lets it verify the central's signed writes.
@@ -71,6 +71,14 @@ class DisplayDelegate(pairing.PairingDelegate):
         self.app.last_number = number
         return True
 
+    async def get_number(self) -> int | None:
+        """Keyboard modes: the passkey the central shows, as the test types it (`type-passkey N`, at most 20 s)."""
+        self.app.typed = asyncio.get_running_loop().create_future()
+        try:
+            return await asyncio.wait_for(self.app.typed, 20)
+        except asyncio.TimeoutError:
+            return None
+
 
 class RefusingDelegate(pairing.PairingDelegate):
     """Refuses every Pairing Request: Bumble answers Pairing Failed, Pairing Not Supported (Vol 3 Part H §3.5.5)."""
@@ -93,6 +101,8 @@ class CharlieApp:
         self.mode = 'sc'
         # The number charlie showed last (Passkey Entry or Numeric Comparison), for the `last-number` control line.
         self.last_number: int | None = None
+        # Keyboard modes: the passkey being typed (`type-passkey N` resolves it).
+        self.typed: asyncio.Future | None = None
         self.counter_tasks: dict[int, asyncio.Task] = {}
         self.counter = 0
         self.address = device.random_address
@@ -113,6 +123,9 @@ class CharlieApp:
         if self.mode in ('passkey', 'passkey-legacy'):
             return pairing.PairingConfig(sc=self.mode == 'passkey', mitm=True, bonding=True, identity_address_type=identity,
                                          delegate=DisplayDelegate(self, pairing.PairingDelegate.IoCapability.DISPLAY_OUTPUT_ONLY))
+        if self.mode in ('keyboard', 'keyboard-legacy'):
+            return pairing.PairingConfig(sc=self.mode == 'keyboard', mitm=True, bonding=True, identity_address_type=identity,
+                                         delegate=DisplayDelegate(self, pairing.PairingDelegate.IoCapability.KEYBOARD_INPUT_ONLY))
         if self.mode == 'numeric':
             return pairing.PairingConfig(sc=True, mitm=True, bonding=True, identity_address_type=identity,
                                          delegate=DisplayDelegate(self, pairing.PairingDelegate.IoCapability.DISPLAY_OUTPUT_AND_YES_NO_INPUT))
