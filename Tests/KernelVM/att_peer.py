@@ -9,7 +9,8 @@ service (0xFFF0) whose characteristic 0xFFF1 (read: 0x00) makes the peer disconn
 0xFFF2 (read, notify) notifies a counter byte every 200 ms to subscribers, 0xFFF3 (read, write) keeps what is written,
 and 0xFFF4 (read) needs encryption (b"secret"; Insufficient Encryption until the central pairs). Bumble's SMP answers
 pairing (Just Works, bonding, keys kept in memory); each pairing prints "peer: paired <address>".
-It goes on advertising while connected.
+It goes on advertising while connected. With --rotate S it advertises from resolvable private addresses of its IRK
+(--address is its identity, distributed when the central asks for it), a new one every S seconds.
 """
 
 import argparse
@@ -27,6 +28,9 @@ async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--controller", type=int, default=1)
     parser.add_argument("--address", default="C0:FF:EE:00:00:01")
+    parser.add_argument("--rotate", type=float, default=0,
+                        help="advertise from resolvable private addresses of the device's IRK (--address is then its "
+                             "identity), a new one every ROTATE seconds; prints 'peer: address RPA' for each")
     arguments = parser.parse_args()
 
     async with await open_transport(f"hci-socket:{arguments.controller}") as (source, sink):
@@ -95,9 +99,34 @@ async def main() -> None:
 
         device.on("connection", on_connection)
         await device.power_on()
+
+        async def use_private_address() -> str:
+            from bumble.hci import HCI_LE_Set_Random_Address_Command
+            rpa = Address.generate_private_address(device.irk)
+            await device.send_command(HCI_LE_Set_Random_Address_Command(random_address=rpa))
+            device.random_address = rpa
+            text = str(rpa).split('/')[0]
+            print(f"peer: address {text}", flush=True)
+            return text
+
+        async def rotate_forever() -> None:
+            while True:
+                await asyncio.sleep(arguments.rotate)
+                try:
+                    await device.stop_advertising()
+                    await use_private_address()
+                    await device.start_advertising(auto_restart=True)
+                except Exception as error:
+                    print(f"peer: rotation failed: {error}", flush=True)
+
+        ready = arguments.address
+        if arguments.rotate > 0:
+            device.irk = bytes.fromhex("a1a10000000000000000000000000bc0")  # little-endian, as Bumble keeps it
+            ready = await use_private_address()
+            asyncio.get_running_loop().create_task(rotate_forever())
         await device.start_advertising(auto_restart=True)
         asyncio.get_running_loop().create_task(notify_forever())
-        print(f"READY {arguments.address} random", flush=True)
+        print(f"READY {ready} random", flush=True)
         await asyncio.get_running_loop().create_future()
 
 

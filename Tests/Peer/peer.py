@@ -269,8 +269,9 @@ class Peer:
                     return f'OK rotate {await self.charlie.rotate()}'
                 if cmd == 'type-passkey':
                     if self.charlie.typed is None or self.charlie.typed.done():
-                        return 'ERR type-passkey: charlie is not asking for a passkey'
-                    self.charlie.typed.set_result(int(rest[0]))
+                        self.charlie.typed_early = int(rest[0])  # charlie takes it when it asks
+                    else:
+                        self.charlie.typed.set_result(int(rest[0]))
                     return f'OK type-passkey {int(rest[0]):06d}'
                 if cmd == 'signed-log':
                     return 'OK signed-log ' + (' '.join(self.charlie.signed_log) or 'none')

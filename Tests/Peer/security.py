@@ -73,6 +73,9 @@ class DisplayDelegate(pairing.PairingDelegate):
 
     async def get_number(self) -> int | None:
         """Keyboard modes: the passkey the central shows, as the test types it (`type-passkey N`, at most 20 s)."""
+        if self.app.typed_early is not None:  # typed before charlie asked (the central showed it first)
+            value, self.app.typed_early = self.app.typed_early, None
+            return value
         self.app.typed = asyncio.get_running_loop().create_future()
         try:
             return await asyncio.wait_for(self.app.typed, 20)
@@ -103,6 +106,7 @@ class CharlieApp:
         self.last_number: int | None = None
         # Keyboard modes: the passkey being typed (`type-passkey N` resolves it).
         self.typed: asyncio.Future | None = None
+        self.typed_early: int | None = None
         self.counter_tasks: dict[int, asyncio.Task] = {}
         self.counter = 0
         self.address = device.random_address

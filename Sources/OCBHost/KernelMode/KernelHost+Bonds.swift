@@ -29,18 +29,19 @@ extension KernelHost {
             }
         }
         let (bonds, problems) = store.load()
+        kernelBondBook = BondBook(bonds)
         for problem in problems { emit(.notice("key store: \(problem)")) }
         emit(.bonds(bonds))
+        // Load IRKs even when there are none: it turns on the kernel's private-address resolution, without which it
+        // does not ask a peer for its IRK when pairing (HCI_RPA_RESOLVING).
+        let irks = bonds.compactMap(Self.managementIdentityKey)
+        managementCommand(.loadIdentityResolvingKeys(index: controllerIndex, irks)) { [weak self] result in
+            self?.loaded("Identity Resolving Keys", irks.count, result)
+        }
         guard !bonds.isEmpty else { return }
         let keys = bonds.compactMap(Self.managementKey)
         managementCommand(.loadLongTermKeys(index: controllerIndex, keys)) { [weak self] result in
             self?.loaded("Long Term Keys", keys.count, result)
-        }
-        let irks = bonds.compactMap(Self.managementIdentityKey)
-        if !irks.isEmpty {
-            managementCommand(.loadIdentityResolvingKeys(index: controllerIndex, irks)) { [weak self] result in
-                self?.loaded("Identity Resolving Keys", irks.count, result)
-            }
         }
     }
 
@@ -49,7 +50,7 @@ extension KernelHost {
     /// compare a number on: NoInputNoOutput, Just Works), and no to a Numeric Comparison (Confirm_Hint 0). Others'
     /// pairings are left alone.
     func userConfirmationRequested(_ address: BluetoothAddress, addressType: UInt8, confirmHint: UInt8) {
-        guard kernelBonds != nil, links.values.contains(where: { $0.info.peer.address == address && $0.security.cancelWait != nil }) else { return }
+        guard kernelBonds != nil, links.values.contains(where: { link($0, isDevice: address) && $0.security.cancelWait != nil }) else { return }
         // Hint 0 is Numeric Comparison: a number to compare, which this host cannot show; yes would claim MITM protection.
         let command: ManagementCommand = confirmHint == 0x01
             ? .userConfirmationReply(index: controllerIndex, address: address, addressType: addressType)
@@ -75,11 +76,12 @@ extension KernelHost {
     /// A key the kernel reported (New Long Term Key 0x000A, New Identity Resolving Key 0x0018). Kept only with the
     /// store hint set (the pairing bonded) and only when this host keeps the bonds (no bluetoothd).
     func kernelKeyReported(longTermKey key: ManagementLongTermKey? = nil, identityResolvingKey irk: ManagementIdentityResolvingKey? = nil,
-                           storeHint: Bool) {
+                           randomAddress: BluetoothAddress? = nil, storeHint: Bool) {
         guard storeHint, let store = kernelBonds else { return }
         if let irk {
-            if pendingIdentityKeys.count >= Self.pendingKeyLimit { pendingIdentityKeys.removeAll() }
+            if pendingIdentityKeys.count >= Self.pendingKeyLimit { pendingIdentityKeys.removeAll(); pairedOver.removeAll() }
             pendingIdentityKeys[irk.address] = irk
+            if let randomAddress, randomAddress.value >> 46 == 0b01 { pairedOver[irk.address] = randomAddress }
             guard var bond = try? store.bond(of: irk.address) else { return }  // the LTK comes next and takes it
             bond.identityResolvingKey = Hex.string(irk.value.reversed())
             save(bond, in: store)
@@ -88,14 +90,17 @@ extension KernelHost {
         // A legacy key this side distributed (Master 0) is of no use to a central; Secure Connections keys are both sides'.
         guard let key, key.isSecureConnections || key.initiator == 1 else { return }
         let irk = pendingIdentityKeys.removeValue(forKey: key.address)
+        let paired = pairedOver[key.address]
         let randBytes = (0..<8).map { UInt8(truncatingIfNeeded: key.rand >> (8 * (7 - UInt64($0)))) }
         let bond = Bond(peer: key.address.description, peerAddressType: key.addressType == 0x01 ? "public" : "random",
                         longTermKey: Hex.string(key.value.reversed()), ediv: key.ediv, rand: Hex.string(randBytes),
                         keySize: Int(key.encryptionSize), authenticated: key.isAuthenticated,
                         secureConnections: key.isSecureConnections,
                         identityResolvingKey: (irk?.value.reversed()).map { Hex.string($0) } ?? (try? store.bond(of: key.address))?.identityResolvingKey,
-                        created: ISO8601DateFormatter().string(from: Date()))
+                        created: ISO8601DateFormatter().string(from: Date()),
+                        pairedAddress: (try? store.bond(of: key.address))??.pairedAddress ?? paired?.description)
         save(bond, in: store)
+        pairedOver[key.address] = nil
     }
 
     private func save(_ bond: Bond, in store: BondStore) {
@@ -103,6 +108,7 @@ extension KernelHost {
             try store.save(bond)
             emit(.diagnostic("kept the kernel's keys of \(bond.peer) (\(BluetoothAddress(bond.peer).map { store.path(of: $0) } ?? ""))"))
             emit(.bonds(store.load().bonds))
+            kernelBondBook.add(bond)
             if let address = BluetoothAddress(bond.peer) { keysKept(for: address) }
         } catch {
             emit(.notice("key store: \(error); the kernel keeps the key until the controller restarts"))

@@ -17,8 +17,15 @@ extension KernelHost {
             guard self.connecting[peer] == nil else { return }
             let socket = L2CAPSocket()
             self.connecting[peer] = socket
+            // A bonded device known by a private address is connected by its identity: the kernel, holding its IRK,
+            // finds the address it uses now.
+            var target = peer
+            if self.kernelBonds != nil, let bond = self.kernelBondBook.bond(for: peer.address), bond.identityResolvingKey != nil,
+               let identity = BluetoothAddress(bond.peer) {
+                target = PeerAddress(identity, type: bond.peerAddressType == "public" ? .public : .random)
+            }
             do {
-                try socket.connect(to: peer.address, addressType: peer.type, timeout: options.timeout ?? .seconds(3600), queue: self.queue,
+                try socket.connect(to: target.address, addressType: target.type, timeout: options.timeout ?? .seconds(3600), queue: self.queue,
                                    onConnect: { [weak self] result in self?.connected(peer, socket, result) },
                                    onPDU: { [weak self] pdu in self?.receiveATT(pdu, from: socket) },
                                    onClose: { [weak self] error in self?.closed(socket, error) })

@@ -88,8 +88,8 @@ extension KernelHost {
             kernelKeyReported(longTermKey: key, storeHint: storeHint)
         case .userConfirmationRequest(let address, let type, let hint, _):
             userConfirmationRequested(address, addressType: type, confirmHint: hint)
-        case .newIdentityResolvingKey(let storeHint, _, let key):
-            kernelKeyReported(identityResolvingKey: key, storeHint: storeHint)
+        case .newIdentityResolvingKey(let storeHint, let randomAddress, let key):
+            kernelKeyReported(identityResolvingKey: key, randomAddress: randomAddress, storeHint: storeHint)
         default:
             break
         }

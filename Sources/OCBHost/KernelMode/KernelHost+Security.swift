@@ -51,8 +51,19 @@ extension KernelHost {
     /// ``CentralHost/answerPairing(_:_:)``: kernel mode shows no prompts, so there is nothing to answer.
     public func answerPairing(_ handle: ConnectionHandle, _ answer: PairingAnswer, prompt id: UInt64) {}
 
-    /// ``SerialHost/knownPeer(forPrivate:)``: none; the kernel resolves private addresses with the IRKs it holds.
-    func knownPeer(forPrivate peer: PeerAddress) -> PeerAddress? { nil }
+    /// ``SerialHost/knownPeer(forPrivate:)``: when this host keeps the bonds (no bluetoothd), a report's resolvable
+    /// private address resolved with their IRKs, as the full host does: the device is reported by the address it is
+    /// known by (``Bond/knownAddress``); the raw socket's reports carry the address on the air.
+    func knownPeer(forPrivate peer: PeerAddress) -> PeerAddress? {
+        guard kernelBonds != nil else { return nil }
+        return kernelBondBook.knownPeer(for: peer)
+    }
+
+    /// True when `address` (as a kernel event gives it: the identity once the kernel has the IRK, else the address on
+    /// the air) is the device of `link`.
+    func link(_ link: KernelLink, isDevice address: BluetoothAddress) -> Bool {
+        link.info.peer.address == address || kernelBondBook.bond(for: link.info.peer.address)?.peer == address.description
+    }
 
     /// ``ATTLinkHost/securityRequired(_:on:)``: raise the socket's security once, then send the request again.
     func securityRequired(_ response: ATTErrorResponse, on handle: ConnectionHandle) {
@@ -65,7 +76,7 @@ extension KernelHost {
     func currentSecurity(_ link: KernelLink) -> LinkSecurity {
         // A key size only while connected and encrypted: after the link went, BT_SECURITY reports the level we asked for.
         guard let (level, keySize) = link.socket.security(), keySize > 0 else { return LinkSecurity() }
-        let bond = try? kernelBonds?.bond(of: link.info.peer.address)
+        let bond = kernelBonds == nil ? nil : kernelBondBook.bond(for: link.info.peer.address)
         return LinkSecurity(encrypted: true, authenticated: level >= 3, secureConnections: level >= 4 || bond?.secureConnections == true,
                             keySize: Int(keySize), bonded: bond != nil)
     }
@@ -128,14 +139,15 @@ extension KernelHost {
 
     /// The kernel reported the keys of `address`: links waiting for them go on, now bonded.
     func keysKept(for address: BluetoothAddress) {
-        for (handle, link) in links where link.info.peer.address == address && link.security.awaitingKeys != nil {
+        for (handle, link) in links where (self.link(link, isDevice: address) || pairedOver[address] == link.info.peer.address)
+            && link.security.awaitingKeys != nil {
             finishSecurity(handle, .success(currentSecurity(link)))
         }
     }
 
     /// Management Authentication Failed for the peer of a link (pairing or encryption failed in the kernel).
     func authenticationFailed(_ address: BluetoothAddress, status: ManagementStatus) {
-        for (handle, link) in links where link.info.peer.address == address && link.security.cancelWait != nil {
+        for (handle, link) in links where self.link(link, isDevice: address) && link.security.cancelWait != nil {
             // Management statuses are not HCI codes (the kernel folds PIN or Key Missing into 0x05 Authentication Failed).
             _ = status
             finishSecurity(handle, .failure(.encryptionFailed(handle, .authenticationFailure)))

@@ -62,6 +62,10 @@ public final class KernelHost: CentralHost, ATTLinkHost, @unchecked Sendable {
     public let stateDirectory: URL?
     /// This host's key store for the controller when bluetoothd does not run (set at power-on); nil otherwise.
     var kernelBonds: BondStore?
+    /// The bonds of ``kernelBonds`` in memory, for resolving private addresses in reports (``BondBook``).
+    var kernelBondBook = BondBook()
+    /// The private address each identity paired over (from New IRK's Random_Address), until its LTK makes the bond.
+    var pairedOver: [BluetoothAddress: BluetoothAddress] = [:]
     /// IRKs the kernel reported, waiting for the LTK of the same pairing (at most ``pendingKeyLimit``).
     var pendingIdentityKeys: [BluetoothAddress: ManagementIdentityResolvingKey] = [:]
     /// Numbers the raises of link security across links (``KernelLinkSecurity/generation``).
