@@ -459,3 +459,45 @@ extension LiveSecuritySuite {
         }
     }
 }
+
+extension LiveSecuritySuite {
+    @Test("a bonded device that rotated while no process listened: a retrieve-and-connect waits at its old address, and the app's scan hearing it at the new one sends the connect there (cancel, then a new create)")
+    func connectFollowsARotationHeardLater() throws {
+        let peer = try SecurityPeer.shared()
+        try peer.send("pairing sc")
+        let directory = Self.stateDirectory()
+        var first: LiveCentral? = try Self.central(directory, btsnoop: directory.appendingPathComponent("first.btsnoop").path)
+        let charlie = try Self.discoverCharlie(first!)
+        let identifier = charlie.identifier
+        try Self.connect(first!, charlie)
+        #expect(try Self.read(first!, charlie, "0002") == "value \(charlieUUID("0002")) \(Self.encryptedSecret)")
+        Self.disconnect(first!, charlie)
+        first = nil
+
+        let rotated = try peer.send("rotate").split(separator: " ").last.map(String.init) ?? ""
+        let btsnoop = directory.appendingPathComponent("second.btsnoop").path
+        let second = try Self.central(directory, btsnoop: btsnoop)
+        #expect(second.wait { $0.hasPrefix("state ") } == "state poweredOn")
+        let known = try #require(second.manager.retrievePeripherals(withIdentifiers: [identifier]).first)
+        let mark = second.recorder.log.count
+        second.manager.connect(known, options: nil)
+        #expect(second.wait(from: mark, within: 1) { $0 == "connect" } == nil, "its old address is silent")
+        second.manager.scanForPeripherals(withServices: nil, options: nil)
+        #expect(second.wait(from: mark, within: 8) { $0 == "connect" } == "connect", "connected once the scan heard it")
+        second.manager.stopScan()
+        #expect(central(second, reads: known))
+        Self.disconnect(second, known)
+        let wire = try SecurityWire(path: btsnoop)
+        #expect(wire.connectAddresses.last == rotated && wire.connectAddresses.count >= 2,
+                "first the old address, then the new one: \(wire.connectAddresses)")
+    }
+
+    /// Discovers Charlie's service and reads 0CB30002 on an already connected peripheral.
+    private func central(_ central: LiveCentral, reads peripheral: CBPeripheral) -> Bool {
+        guard central.request("services ", { peripheral.discoverServices([CBUUID(string: charlieUUID("0001"))]) }) != nil,
+              let service = peripheral.service(charlieUUID("0001")),
+              central.request("characteristics ", { peripheral.discoverCharacteristics(nil, for: service) }) != nil,
+              let line = try? Self.read(central, peripheral, "0002") else { return false }
+        return line == "value \(charlieUUID("0002")) \(Self.encryptedSecret)"
+    }
+}

@@ -68,3 +68,23 @@ private let start = ContinuousClock.now
     let (b, _) = queue.enqueue(second, timeout: .milliseconds(100), now: start)
     #expect(queue.tick(now: start.advanced(by: .milliseconds(100))) == [.finished(b, .ended(.timedOut))])
 }
+
+@Test func restartCancelsAndSendsTheSameAttemptAgain() {
+    var queue = ConnectionAttemptQueue()
+    let (a, _) = queue.enqueue(first, timeout: nil, now: start)
+    #expect(queue.restart(now: start) == [.cancelCreate])
+    #expect(queue.restart(now: start).isEmpty, "one restart at a time")
+    // The cancel's LE Connection Complete 0x02 Unknown Connection Identifier: the attempt goes again, not ended.
+    #expect(queue.connectionComplete(status: 0x02, handle: 0) == [.create(a)])
+    #expect(queue.connectionComplete(status: 0x00, handle: 0x0040) == [.finished(a, .connected(handle: 0x0040))])
+}
+
+@Test func restartWhoseCancelLostTheRaceConnects() {
+    var queue = ConnectionAttemptQueue()
+    let (a, _) = queue.enqueue(first, timeout: nil, now: start)
+    _ = queue.restart(now: start)
+    #expect(queue.connectionComplete(status: 0x00, handle: 0x0041) == [.finished(a, .connected(handle: 0x0041))])
+    let (b, _) = queue.enqueue(second, timeout: nil, now: start)
+    _ = queue.restart(now: start)
+    #expect(queue.tick(now: start.advanced(by: .seconds(3))) == [.create(b)], "no completion within the grace: sent again")
+}

@@ -54,6 +54,8 @@ public struct ConnectionAttemptQueue: Sendable {
     private enum Phase: Sendable, Hashable {
         case onAir
         case cancelling(EndReason, graceDeadline: ContinuousClock.Instant)
+        /// Cancelled to be sent again (the device was heard at another address): LE Connection Complete 0x02 re-creates it.
+        case restarting(graceDeadline: ContinuousClock.Instant)
     }
 
     /// How long a cancel waits for its LE Connection Complete before the attempt ends without it.
@@ -79,7 +81,7 @@ public struct ConnectionAttemptQueue: Sendable {
         let activeDeadline: ContinuousClock.Instant?
         switch active.phase {
         case .onAir: activeDeadline = active.attempt.deadline
-        case .cancelling(_, let grace): activeDeadline = grace
+        case .cancelling(_, let grace), .restarting(let grace): activeDeadline = grace
         }
         return DeadlineTimer.earliest(waitingDeadline, activeDeadline)
     }
@@ -105,6 +107,15 @@ public struct ConnectionAttemptQueue: Sendable {
         return actions
     }
 
+    /// Sends the attempt on air again (LE Create Connection Cancel, then a new create once the cancel's LE Connection
+    /// Complete 0x02 Unknown Connection Identifier came): the device it waits for was heard at another address (a
+    /// bonded device's new private address). Nothing when no attempt is on air.
+    public mutating func restart(now: ContinuousClock.Instant) -> [Action] {
+        guard let active, case .onAir = active.phase else { return [] }
+        self.active = (active.attempt, .restarting(graceDeadline: now.advanced(by: cancelGrace)))
+        return [.cancelCreate]
+    }
+
     /// Applies timeouts and cancel graces due at `now`.
     public mutating func tick(now: ContinuousClock.Instant) -> [Action] {
         var actions: [Action] = []
@@ -124,6 +135,11 @@ public struct ConnectionAttemptQueue: Sendable {
                     actions.append(.finished(active.attempt, .ended(reason)))
                     actions += startNext()
                 }
+            case .restarting(let grace):
+                if grace <= now {  // the cancel's event never came: send it again anyway
+                    self.active = (active.attempt, .onAir)
+                    actions.append(.create(active.attempt))
+                }
             }
         }
         return actions
@@ -134,18 +150,26 @@ public struct ConnectionAttemptQueue: Sendable {
         guard let active else { return [] }
         self.active = nil
         let outcome: Outcome
-        if case .cancelling(let reason, _) = active.phase { outcome = .ended(reason) } else { outcome = .failed(status: status) }
+        switch active.phase {
+        case .cancelling(let reason, _): outcome = .ended(reason)
+        default: outcome = .failed(status: status)
+        }
         return [.finished(active.attempt, outcome)] + startNext()
     }
 
     /// LE (Enhanced) Connection Complete in the central role arrived with `status` (and `handle` when 0x00).
     public mutating func connectionComplete(status: UInt8, handle: ConnectionHandle) -> [Action] {
         guard let active else { return [] }
+        if case .restarting = active.phase, status != 0x00 {
+            // The cancel ended it: the same attempt goes again, to where the device is now.
+            self.active = (active.attempt, .onAir)
+            return [.create(active.attempt)]
+        }
         self.active = nil
         let outcome: Outcome
         switch (active.phase, status) {
-        case (.onAir, 0x00): outcome = .connected(handle: handle)
-        case (.onAir, _): outcome = .failed(status: status)
+        case (.onAir, 0x00), (.restarting, 0x00): outcome = .connected(handle: handle)
+        case (.onAir, _), (.restarting, _): outcome = .failed(status: status)
         case (.cancelling(let reason, _), 0x00): outcome = .connectedAfterCancel(handle: handle, reason: reason)
         case (.cancelling(let reason, _), _): outcome = .ended(reason)
         }

@@ -91,6 +91,7 @@ extension HostController {
         }
         // A bonded device is reached at the private address it was last heard from (no controller resolving list).
         let target = bondBook.airAddress(for: attempt.peer)
+        attemptTarget = target
         switch family {
         case .legacy:
             sendExpectingStatus(HCILECreateConnection(peerAddressType: target.type, peerAddress: target.address,

@@ -95,6 +95,13 @@ extension HostController {
     /// ``knownPeer(forPrivate:)``, `connected` when the address is a new connection's (then always written).
     func knownPeer(forPrivate peer: PeerAddress, connected: Bool) -> PeerAddress? {
         let known = bondBook.knownPeer(for: peer)
+        // The device a connect waits for, heard at another private address (it rotated while no one listened): the
+        // attempt goes again, there (LE Create Connection Cancel, then a new create).
+        if !connected, let known, attempts.activeAttempt?.peer == known, let target = attemptTarget, target.address != peer.address {
+            attemptTarget = peer
+            emit(.diagnostic("connect to \(known.address): heard at \(peer.address), not \(target.address); connecting there"))
+            perform(attempts.restart(now: clock.now))
+        }
         // A bonded device heard at a new private address: kept, so a connect in a later process goes there too.
         let now = clock.now
         for bond in bondBook.takeMovedBonds() {

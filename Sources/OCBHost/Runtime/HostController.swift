@@ -47,6 +47,8 @@ public final class HostController: CentralHost, ATTLinkHost, @unchecked Sendable
     /// The bonds of the controller (loaded at power-on) and the key store they came from (nil before power-on).
     var bondBook = BondBook()
     var bondStore: BondStore?
+    /// Where the attempt on air was sent (a bonded device's private address may differ from the attempt's peer).
+    var attemptTarget: PeerAddress?
     /// Numbers pairing prompts across links (``LinkSecurityState/promptID``).
     var promptCounter: UInt64 = 0
     /// When each bond's last private address was last written (at most once a minute each, ``SerialHost/knownPeer(forPrivate:)``).
