@@ -134,7 +134,7 @@ extension HostCentralBackend {
                         try client?.signedWriteWithoutResponse(value, to: handle)
                     }
                 } catch GATTError.needsBonding {
-                    Diagnostics.warning("signed write to 0x\(String(handle.rawValue, radix: 16)) dropped: it needs a bond with this device that holds this host's signing key (CSRK): pair first (`cbtool pair`)")
+                    Diagnostics.warning("signed write to 0x\(String(handle.rawValue, radix: 16)) dropped: it needs a bond with this device that holds this host's signing key (CSRK): pair first (CBPeripheral.pair(), or `cbtool pair`)")
                 } catch {
                     Diagnostics.warning("signed write to 0x\(String(handle.rawValue, radix: 16)) dropped: \(error)")
                 }

@@ -7,7 +7,8 @@ The controller must be down (hciconfig hciN down). Prints "READY <address> rando
 The GATT database holds the Battery Service (0x180F) with Battery Level (0x2A19) = 0x64, readable, and a test
 service (0xFFF0) whose characteristic 0xFFF1 (read: 0x00) makes the peer disconnect the writer (reason 0x15, Power Off),
 0xFFF2 (read, notify) notifies a counter byte every 200 ms to subscribers, 0xFFF3 (read, write) keeps what is written,
-and 0xFFF4 (read) needs encryption (b"secret"; Insufficient Encryption until the central pairs). Bumble's SMP answers
+0xFFF4 (read) needs encryption (b"secret"; Insufficient Encryption until the central pairs), and 0xFFF5 has only
+Authenticated Signed Writes (a plain Write Command sets it; signed ones are not verified here). Bumble's SMP answers
 pairing (Just Works, bonding, keys kept in memory); each pairing prints "peer: paired <address>".
 It goes on advertising while connected. With --rotate S it advertises from resolvable private addresses of its IRK
 (--address is its identity, distributed when the central asks for it), a new one every S seconds.
@@ -21,6 +22,8 @@ from bumble.core import AdvertisingData
 from bumble.device import Device
 from bumble.gatt import Characteristic, CharacteristicValue, Service
 from bumble.hci import Address
+from bumble.crypto import aes_cmac
+from bumble.pairing import PairingConfig, PairingDelegate
 from bumble.transport import open_transport
 
 
@@ -52,6 +55,31 @@ async def main() -> None:
             stored[0] = bytes(value)
             print(f"peer: FFF3 written {stored[0].hex()}", flush=True)
 
+        # Authenticated Signed Writes only: a Signed Write Command verified with the central's CSRK (Core v5.4 Vol 3
+        # Part H §2.4.5; Bumble's server leaves them alone), or a plain Write Command on an encrypted link, sets it.
+        signed = Characteristic("FFF5", Characteristic.Properties.READ | Characteristic.Properties.AUTHENTICATED_SIGNED_WRITES,
+                                Characteristic.READABLE | Characteristic.WRITEABLE, bytes([0x00]))
+        csrks: dict[str, bytes] = {}
+
+        def on_signed_write(bearer, pdu) -> None:
+            connection = getattr(bearer, 'connection', bearer)
+            central = str(connection.peer_address).split('/')[0]
+            data = bytes(pdu.attribute_value)
+            if len(data) < 12 or central not in csrks:
+                return print("peer: signed write without a key", flush=True)
+            value, signature = data[:-12], data[-12:]
+            message = bytes([0xD2]) + pdu.attribute_handle.to_bytes(2, 'little') + value + signature[:4]
+            if signature[4:] != aes_cmac(message[::-1], csrks[central][::-1])[:8][::-1]:
+                return print("peer: signed write with a bad MAC", flush=True)
+            signed.value = value
+            print(f"peer: signed write ok, counter {int.from_bytes(signature[:4], 'little')}", flush=True)
+
+        device.gatt_server.on_att_signed_write_command = on_signed_write
+        keys = (PairingDelegate.KeyDistribution.DISTRIBUTE_ENCRYPTION_KEY | PairingDelegate.KeyDistribution.DISTRIBUTE_IDENTITY_KEY
+                | PairingDelegate.KeyDistribution.DISTRIBUTE_SIGNING_KEY)
+        device.pairing_config_factory = lambda _connection: PairingConfig(
+            delegate=PairingDelegate(local_initiator_key_distribution=keys, local_responder_key_distribution=keys))
+
         counter = Characteristic("FFF2", Characteristic.Properties.READ | Characteristic.Properties.NOTIFY,
                                  Characteristic.READABLE, bytes([0x00]))
         device.add_service(Service("FFF0", [
@@ -65,6 +93,7 @@ async def main() -> None:
                            CharacteristicValue(read=lambda connection: stored[0], write=keep)),
             Characteristic("FFF4", Characteristic.Properties.READ,
                            Characteristic.READABLE | Characteristic.READ_REQUIRES_ENCRYPTION, b"secret"),
+            signed,
         ]))
 
         async def notify_forever() -> None:
@@ -93,7 +122,11 @@ async def main() -> None:
         def on_connection(connection) -> None:
             print(f"peer: connected {connection.peer_address}", flush=True)
             connection.on("disconnection", lambda reason: print(f"peer: disconnected reason 0x{reason:02X}", flush=True))
-            connection.on("pairing", lambda keys: print(f"peer: paired {connection.peer_address}", flush=True))
+            def paired(keys) -> None:
+                if keys.csrk is not None:
+                    csrks[str(connection.peer_address).split('/')[0]] = bytes(keys.csrk.value)
+                print(f"peer: paired {connection.peer_address}", flush=True)
+            connection.on("pairing", paired)
             connection.on("pairing_failure", lambda reason: print(f"peer: pairing failed 0x{reason:02X}", flush=True))
             asyncio.get_running_loop().create_task(advertise_again())
 

@@ -32,6 +32,9 @@ public struct ManagementEvent: Sendable, Hashable {
         /// User Confirmation Request (0x000F): `Address (6) | Address_Type (1) | Confirm_Hint (1) | Value (4)`; the
         /// kernel's pairing waits for User Confirmation Reply (hint 0x01: a plain yes/no, as for Just Works).
         case userConfirmationRequest(BluetoothAddress, addressType: UInt8, confirmHint: UInt8, value: UInt32)
+        /// New Signature Resolving Key (0x0019): `Store_Hint (1) | Address (6) | Address_Type (1) | Type (1) | Value (16)`;
+        /// Type 0x00/0x02 this side's CSRK (unauthenticated/authenticated), 0x01/0x03 the peer's.
+        case newSignatureResolvingKey(storeHint: Bool, address: BluetoothAddress, addressType: UInt8, type: UInt8, value: [UInt8])
         /// New Identity Resolving Key (0x0018): `Store_Hint (1) | Random_Address (6) | Key (23)`.
         case newIdentityResolvingKey(storeHint: Bool, randomAddress: BluetoothAddress, ManagementIdentityResolvingKey)
         /// Any other event, by its code.
@@ -68,6 +71,9 @@ public struct ManagementEvent: Sendable, Hashable {
             case 0x000A: kind = .newLongTermKey(storeHint: try body.readUInt8() != 0, try ManagementLongTermKey.read(&body))
             case 0x0011:
                 kind = .authenticationFailed(try body.readAddress(), addressType: try body.readUInt8(), status: ManagementStatus(rawValue: try body.readUInt8()))
+            case 0x0019:
+                kind = .newSignatureResolvingKey(storeHint: try body.readUInt8() != 0, address: try body.readAddress(),
+                                                 addressType: try body.readUInt8(), type: try body.readUInt8(), value: try body.readBytes(16))
             case 0x000F:
                 kind = .userConfirmationRequest(try body.readAddress(), addressType: try body.readUInt8(), confirmHint: try body.readUInt8(),
                                                 value: try body.readUInt32())

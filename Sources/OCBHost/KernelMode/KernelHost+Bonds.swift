@@ -2,6 +2,8 @@
 
 import Foundation
 import OCBCore
+import OCBSMP
+import OCBHCI
 
 extension KernelHost {
     /// The most IRKs kept while their LTK has not come (one pairing's worth; more are dropped, oldest first).
@@ -91,16 +93,57 @@ extension KernelHost {
         guard let key, key.isSecureConnections || key.initiator == 1 else { return }
         let irk = pendingIdentityKeys.removeValue(forKey: key.address)
         let paired = pairedOver[key.address]
+        let signing = pendingSigningKeys.removeValue(forKey: key.address)
         let randBytes = (0..<8).map { UInt8(truncatingIfNeeded: key.rand >> (8 * (7 - UInt64($0)))) }
-        let bond = Bond(peer: key.address.description, peerAddressType: key.addressType == 0x01 ? "public" : "random",
+        var bond = Bond(peer: key.address.description, peerAddressType: key.addressType == 0x01 ? "public" : "random",
                         longTermKey: Hex.string(key.value.reversed()), ediv: key.ediv, rand: Hex.string(randBytes),
                         keySize: Int(key.encryptionSize), authenticated: key.isAuthenticated,
                         secureConnections: key.isSecureConnections,
                         identityResolvingKey: (irk?.value.reversed()).map { Hex.string($0) } ?? (try? store.bond(of: key.address))?.identityResolvingKey,
                         created: ISO8601DateFormatter().string(from: Date()),
                         pairedAddress: (try? store.bond(of: key.address))??.pairedAddress ?? paired?.description)
+        if let signing {
+            bond.localSignatureKey = Hex.string(signing.reversed())
+            bond.localSignCounter = 0
+        }
         save(bond, in: store)
         pairedOver[key.address] = nil
+    }
+
+    /// This side's CSRK the kernel distributed in pairing (New Signature Resolving Key, local): kept with the bond (made
+    /// by the LTK that follows, or already there) to sign this host's writes; at most ``pendingKeyLimit`` wait.
+    func kernelSigningKeyReported(_ address: BluetoothAddress, value: [UInt8], storeHint: Bool) {
+        guard storeHint, let store = kernelBonds, value.count == 16 else { return }
+        if var bond = try? store.bond(of: address) {
+            bond.localSignatureKey = Hex.string(value.reversed())
+            bond.localSignCounter = 0
+            return save(bond, in: store)
+        }
+        if pendingSigningKeys.count >= Self.pendingKeyLimit { pendingSigningKeys.removeAll() }
+        pendingSigningKeys[address] = value
+    }
+
+    /// Gives the link's GATT client a signer when this host keeps a bond with this side's CSRK (signed writes on a link
+    /// that is not encrypted, Vol 3 Part G §4.9.2); each signature takes the bond's next SignCounter, saved first.
+    func attachKernelSigner(_ handle: ConnectionHandle) {
+        guard kernelBonds != nil, let link = links[handle], let bond = kernelBondBook.bond(for: link.info.peer.address),
+              bond.localSignatureKey != nil else { return }
+        let identity = bond.peer
+        link.att.client.signer = { [weak self] message in self?.kernelSign(message, identity: identity) ?? [] }
+    }
+
+    private func kernelSign(_ message: [UInt8], identity: String) -> [UInt8] {
+        guard let store = kernelBonds, let address = BluetoothAddress(identity), var bond = kernelBondBook.bonds[address],
+              let key = bond.localSignatureKey.flatMap(Hex.bytes) else { return [] }
+        let counter = bond.localSignCounter ?? 0
+        guard counter < UInt32.max, let signature = try? SMPSignature.sign(message, csrk: key, counter: counter) else { return [] }
+        bond.localSignCounter = counter + 1
+        kernelBondBook.update(bond)
+        do throws(BondStoreError) { try store.save(bond) } catch {
+            emit(.notice("key store: \(error); the signed write is not sent (its counter could not be kept)"))
+            return []
+        }
+        return signature
     }
 
     private func save(_ bond: Bond, in store: BondStore) {

@@ -121,6 +121,7 @@ extension KernelHost {
             let info = ConnectionInfo(handle: handle, peer: peer, role: .central,
                                       parameters: LinkParameters(interval: 0, latency: 0, supervisionTimeout: 0))
             links[handle] = KernelLink(info: info, socket: socket)
+            attachKernelSigner(handle)
             emit(.connected(info))
         case .failure(.cancelled):
             emit(.connectionFailed(peer, .connectCancelled(peer)))

@@ -88,6 +88,8 @@ extension KernelHost {
             kernelKeyReported(longTermKey: key, storeHint: storeHint)
         case .userConfirmationRequest(let address, let type, let hint, _):
             userConfirmationRequested(address, addressType: type, confirmHint: hint)
+        case .newSignatureResolvingKey(let storeHint, let address, _, let type, let value) where type == 0x00 || type == 0x02:
+            kernelSigningKeyReported(address, value: value, storeHint: storeHint)
         case .newIdentityResolvingKey(let storeHint, let randomAddress, let key):
             kernelKeyReported(identityResolvingKey: key, randomAddress: randomAddress, storeHint: storeHint)
         default:

@@ -64,6 +64,8 @@ public final class KernelHost: CentralHost, ATTLinkHost, @unchecked Sendable {
     var kernelBonds: BondStore?
     /// The bonds of ``kernelBonds`` in memory, for resolving private addresses in reports (``BondBook``).
     var kernelBondBook = BondBook()
+    /// This side's CSRKs the kernel reported (New Signature Resolving Key), until the LTK of the pairing makes the bond.
+    var pendingSigningKeys: [BluetoothAddress: [UInt8]] = [:]
     /// The private address each identity paired over (from New IRK's Random_Address), until its LTK makes the bond.
     var pairedOver: [BluetoothAddress: BluetoothAddress] = [:]
     /// IRKs the kernel reported, waiting for the LTK of the same pairing (at most ``pendingKeyLimit``).

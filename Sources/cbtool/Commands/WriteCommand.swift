@@ -57,16 +57,18 @@ enum WriteCommand {
                            "withResponse": .bool(!invocation.withoutResponse)])
     }
 
-    /// A Write Command: refused here when the characteristic lacks Write Without Response or the value is longer than
-    /// ATT_MTU-3 (CoreBluetooth would drop it with only a warning). Followed by a Read RSSI round trip so the command
+    /// A Write Command: refused here when the characteristic lacks Write Without Response (and Authenticated Signed
+    /// Writes, with which CoreBluetooth sends a Signed Write Command, or a plain one on an encrypted link) or the value
+    /// is longer than ATT_MTU-3 (ATT_MTU-15 signed; CoreBluetooth would drop it with only a warning). Followed by a Read RSSI round trip so the command
     /// has reached the controller before the link is closed (its outcome is not needed).
     private static func writeCommand(_ bytes: [UInt8], to characteristic: CBCharacteristic, on peripheral: CBPeripheral,
                                      session: CentralSession) throws(ToolError) {
-        guard characteristic.properties.contains(.writeWithoutResponse) else {
+        let signed = !characteristic.properties.contains(.writeWithoutResponse)
+        guard !signed || characteristic.properties.contains(.authenticatedSignedWrites) else {
             throw .failure("\(AttributeText.name(characteristic)) does not allow write without response "
                            + "(properties: \(characteristic.attribute.properties.names.joined(separator: ", ")))")
         }
-        let limit = peripheral.maximumWriteValueLength(for: .withoutResponse)
+        let limit = peripheral.maximumWriteValueLength(for: .withoutResponse) - (signed ? 12 : 0)
         guard bytes.count <= limit else {
             throw .failure("\(bytes.count) bytes do not fit one write without response (at most \(limit) with this ATT MTU): drop --without-response")
         }
