@@ -2,7 +2,6 @@
 
 import Foundation
 import OCBCore
-import OCBSMP
 import OCBHCI
 
 extension KernelHost {
@@ -83,7 +82,7 @@ extension KernelHost {
         if let irk {
             if pendingIdentityKeys.count >= Self.pendingKeyLimit { pendingIdentityKeys.removeAll(); pairedOver.removeAll() }
             pendingIdentityKeys[irk.address] = irk
-            if let randomAddress, randomAddress.value >> 46 == 0b01 { pairedOver[irk.address] = randomAddress }
+            if let randomAddress, randomAddress.randomSubtype == .resolvablePrivate { pairedOver[irk.address] = randomAddress }
             guard var bond = try? store.bond(of: irk.address) else { return }  // the LTK comes next and takes it
             bond.identityResolvingKey = Hex.string(irk.value.reversed())
             save(bond, in: store)
@@ -133,11 +132,8 @@ extension KernelHost {
     }
 
     private func kernelSign(_ message: [UInt8], identity: String) -> [UInt8] {
-        guard let store = kernelBonds, let address = BluetoothAddress(identity), var bond = kernelBondBook.bonds[address],
-              let key = bond.localSignatureKey.flatMap(Hex.bytes) else { return [] }
-        let counter = bond.localSignCounter ?? 0
-        guard counter < UInt32.max, let signature = try? SMPSignature.sign(message, csrk: key, counter: counter) else { return [] }
-        bond.localSignCounter = counter + 1
+        guard let store = kernelBonds, let address = BluetoothAddress(identity),
+              let (signature, bond) = kernelBondBook.bonds[address]?.signing(message) else { return [] }
         kernelBondBook.update(bond)
         do throws(BondStoreError) { try store.save(bond) } catch {
             emit(.notice("key store: \(error); the signed write is not sent (its counter could not be kept)"))

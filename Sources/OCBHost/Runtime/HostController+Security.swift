@@ -39,11 +39,7 @@ extension HostController {
     /// The signature of `message` with the bond of `identity`, its counter then one more and saved; empty (the write is
     /// refused) when the bond or its key is gone or the counter is spent.
     private func sign(_ message: [UInt8], identity: String) -> [UInt8] {
-        guard let address = BluetoothAddress(identity), var bond = bondBook.bonds[address],
-              let key = bond.localSignatureKey.flatMap(Hex.bytes) else { return [] }
-        let counter = bond.localSignCounter ?? 0
-        guard counter < UInt32.max, let signature = try? SMPSignature.sign(message, csrk: key, counter: counter) else { return [] }
-        bond.localSignCounter = counter + 1
+        guard let address = BluetoothAddress(identity), let (signature, bond) = bondBook.bonds[address]?.signing(message) else { return [] }
         bondBook.update(bond)
         do throws(BondStoreError) { try bondStore?.save(bond) } catch {
             emit(.notice("key store: \(error); the signed write is not sent (its counter could not be kept)"))
@@ -179,13 +175,21 @@ extension HostController {
         links[handle]?.security.procedure = .encrypting(bond)
         links[handle]?.security.encryptionDeadline = clock.now + LinkSecurityState.encryptionTimeout
         rescheduleTimer()
-        let key = Hex.bytes(bond.longTermKey) ?? []
-        let rand = (Hex.bytes(bond.rand) ?? []).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         emit(.diagnostic("security on 0x\(String(handle.rawValue, radix: 16)): encrypting with the bond of \(bond.peer)"))
-        sendExpectingStatus(HCILEEnableEncryption(handle: handle, randomNumber: rand, encryptedDiversifier: bond.ediv,
-                                                  longTermKey: key.reversed())) { [self] error in
-            guard let error, case .encrypting? = links[handle]?.security.procedure else { return }
+        enableEncryption(handle, key: Hex.bytes(bond.longTermKey) ?? [], ediv: bond.ediv, rand: Hex.bytes(bond.rand) ?? []) { [self] error in
+            guard case .encrypting? = links[handle]?.security.procedure else { return }
             finishSecurity(handle, .failure(error))
+        }
+    }
+
+    /// HCI LE Enable Encryption (Vol 4 Part E §7.8.24) with a key and Rand kept most significant octet first (sent
+    /// least significant first); `failed` gets a refusal (a non-zero Command Status), Encryption Change the rest.
+    private func enableEncryption(_ handle: ConnectionHandle, key: [UInt8], ediv: UInt16, rand: [UInt8],
+                                  failed: @escaping (HostError) -> Void) {
+        let number = rand.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        sendExpectingStatus(HCILEEnableEncryption(handle: handle, randomNumber: number, encryptedDiversifier: ediv,
+                                                  longTermKey: key.reversed())) { error in
+            if let error { failed(error) }
         }
     }
 
@@ -223,10 +227,7 @@ extension HostController {
                     emit(.diagnostic("SMP send on 0x\(String(handle.rawValue, radix: 16)): \(error)"))
                 }
             case .startEncryption(let key, let ediv, let rand):
-                let number = rand.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-                sendExpectingStatus(HCILEEnableEncryption(handle: handle, randomNumber: number, encryptedDiversifier: ediv,
-                                                          longTermKey: key.reversed())) { [self] error in
-                    guard error != nil else { return }
+                enableEncryption(handle, key: key, ediv: ediv, rand: rand) { [self] _ in
                     stepPairing(handle) { $0.encryptionChanged(false, now: clock.now) }
                 }
             case .completed(let result):
@@ -277,7 +278,8 @@ extension HostController {
         }
         if result.bonding, !result.longTermKey.isEmpty, let store = bondStore, let identity, !takesOver {
             // Paired over a resolvable private address: the device stays known by it (its identifier with it).
-            let paired = air.type == .random && air.address.value >> 46 == 0b01 && air.address != identity.address ? air.address.description : nil
+            let paired = air.type == .random && air.address.randomSubtype == .resolvablePrivate && air.address != identity.address
+                ? air.address.description : nil
             var bond = Bond(peer: identity.address.description, peerAddressType: identity.isRandom ? "random" : "public",
                             longTermKey: Hex.string(result.longTermKey), ediv: result.ediv, rand: Hex.string(result.rand),
                             keySize: result.keySize, authenticated: result.authenticated,
@@ -309,7 +311,7 @@ extension HostController {
     static func isIdentityAddress(_ address: SMPAddress) -> Bool {
         guard address.isRandom else { return address.address != .zero }
         let random = address.address.value & 0x3FFF_FFFF_FFFF
-        return address.address.value >> 46 == 0b11 && random != 0 && random != 0x3FFF_FFFF_FFFF
+        return address.address.randomSubtype == .static && random != 0 && random != 0x3FFF_FFFF_FFFF
     }
 
     /// Ends the running procedure: the waiters get the outcome, a parked ATT request goes again (or fails with its

@@ -104,7 +104,7 @@ extension SerialHost {
         let now = clock.now
         for report in reports {
             var resolved: AdvertisingObservation?
-            if report.addressType == .random, report.address.value >> 46 == 0b01,
+            if report.addressType == .random, report.address.randomSubtype == .resolvablePrivate,
                let known = knownPeer(forPrivate: PeerAddress(report.address, type: .random)) {
                 // A bonded device's rotating address: reported by the address it is known by (not in place).
                 resolved = AdvertisingObservation(peer: known, isConnectable: report.isConnectable, isScannable: report.isScannable,

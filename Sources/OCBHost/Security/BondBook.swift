@@ -106,7 +106,7 @@ struct BondBook {
     /// The identity address a resolvable private address resolves to with a bond's IRK; nil for other addresses and
     /// for addresses no IRK resolves.
     mutating func identity(of address: BluetoothAddress) -> BluetoothAddress? {
-        guard resolves, address.value >> 46 == 0b01 else { return nil }
+        guard resolves, address.randomSubtype == .resolvablePrivate else { return nil }
         if let cached = resolved[address] { return cached }
         var found: BluetoothAddress?
         for (identity, bond) in bonds {
