@@ -184,7 +184,8 @@ final class BenchController: @unchecked Sendable {
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { raw -> Int in
                 guard let base = raw.baseAddress else { return -1 }
-                return Glibc.write(fd, base + offset, raw.count - offset)
+                // send(MSG_NOSIGNAL): the marker thread may write after stop(); EPIPE ends it, a SIGPIPE would end the process.
+                return Glibc.send(fd, base + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
             }
             guard written > 0 else { return false }
             offset += written

@@ -116,18 +116,24 @@ extension HCIEvent {
     /// without that bit may be, and is not one of these. A report that runs past the event (24 bytes before its data,
     /// then Data_Length bytes) makes it not one either: it is left to the decoder, which says what is wrong.
     public static func isLegacyAdvertisingReport(_ bytes: [UInt8]) -> Bool {
-        guard bytes.count >= 3, bytes[0] == Code.leMeta else { return false }
-        switch bytes[2] {
+        isLegacyAdvertisingReport(bytes[...])
+    }
+
+    /// ``isLegacyAdvertisingReport(_:)-([UInt8])`` of an event packet held in a slice (of the read it arrived in).
+    public static func isLegacyAdvertisingReport(_ bytes: ArraySlice<UInt8>) -> Bool {
+        let base = bytes.startIndex
+        guard bytes.count >= 3, bytes[base] == Code.leMeta else { return false }
+        switch bytes[base + 2] {
         case 0x02, 0x0B: return true
         case 0x0D:
-            guard bytes.count >= 4, bytes[3] > 0 else { return false }
-            var offset = 4
-            for _ in 0..<bytes[3] {
+            guard bytes.count >= 4, bytes[base + 3] > 0 else { return false }
+            var offset = base + 4
+            for _ in 0..<bytes[base + 3] {
                 // Event_Type (2, bit 4 legacy), ..., Data_Length at +23, then the data.
-                guard offset + 24 <= bytes.count, bytes[offset] & 0x10 != 0 else { return false }
+                guard offset + 24 <= bytes.endIndex, bytes[offset] & 0x10 != 0 else { return false }
                 offset += 24 + Int(bytes[offset + 23])
             }
-            return offset <= bytes.count
+            return offset <= bytes.endIndex
         default: return false
         }
     }

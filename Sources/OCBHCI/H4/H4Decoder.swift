@@ -69,6 +69,89 @@ public struct H4Decoder: Sendable {
         return packet
     }
 
+    /// Frames `chunk`, the next bytes of the stream, handing each packet completed to `body` as its type and its
+    /// bytes (header and payload, without the indicator), in stream order: the scan path's framing over the read
+    /// buffer. A packet lying wholly in `chunk` is a slice of `chunk` (no copy, no allocation); one begun in an earlier
+    /// chunk is finished in the decoder's buffer and handed over as a slice of that; the bytes of a packet not yet
+    /// complete are kept for the next call. A slice `body` keeps holds the whole chunk alive: copy out what is kept.
+    /// `body` returns false to stop: the bytes after that packet are kept, as ``push(_:)`` would keep them.
+    ///
+    /// Throws ``H4Error/badPacketIndicator(_:offset:)`` at a byte that is not an indicator, after every packet before it
+    /// was handed over; the decoder then stays failed, as with ``next()``. Mixing with ``push(_:)``/``next()`` is allowed.
+    public mutating func frames(in chunk: [UInt8], _ body: (HCIPacketType, ArraySlice<UInt8>) -> Bool) throws(H4Error) {
+        if let failure { throw failure }
+        // Stream offset of chunk[0].
+        let chunkBase = bufferOffset + buffer.count
+        var offset = 0
+        // Packets begun earlier: take from the chunk only the bytes they still need, and hand them over from the buffer.
+        // Here bufferOffset + buffer.count == chunkBase + offset throughout.
+        while start < buffer.count {
+            switch try frame(buffer, at: start, streamOffset: bufferOffset + start) {
+            case .complete(let type, let end):
+                let more = body(type, buffer[(start + 1)..<end])
+                start = end
+                if start == buffer.count {
+                    bufferOffset += buffer.count
+                    buffer.removeAll(keepingCapacity: buffer.capacity <= 4_096)
+                    start = 0
+                }
+                if !more { return keep(chunk, from: offset, chunkBase: chunkBase) }
+            case .needs(let total):
+                let taken = min(start + total - buffer.count, chunk.count - offset)
+                guard taken > 0 else { return }  // the whole chunk is in the buffer, the packet still incomplete
+                buffer.append(contentsOf: chunk[offset..<(offset + taken)])
+                offset += taken
+            }
+        }
+        while offset < chunk.count {
+            switch try frame(chunk, at: offset, streamOffset: chunkBase + offset) {
+            case .complete(let type, let end):
+                let more = body(type, chunk[(offset + 1)..<end])
+                offset = end
+                if !more { return keep(chunk, from: offset, chunkBase: chunkBase) }
+            case .needs:
+                return keep(chunk, from: offset, chunkBase: chunkBase)
+            }
+        }
+        bufferOffset = chunkBase + chunk.count
+    }
+
+    /// After ``frames(in:_:)``: the bytes of `chunk` from `offset` on are kept behind what the buffer holds.
+    private mutating func keep(_ chunk: [UInt8], from offset: Int, chunkBase: Int) {
+        if start == buffer.count {
+            buffer.removeAll(keepingCapacity: buffer.capacity <= 4_096)
+            start = 0
+            bufferOffset = chunkBase + offset
+        }
+        if offset < chunk.count { buffer.append(contentsOf: chunk[offset...]) }
+    }
+
+    /// What the bytes from `index` hold: a complete packet (its type and where it ends), or how many bytes from
+    /// `index` on are needed before more can be said (the indicator and header, then the whole packet).
+    private enum Frame {
+        case complete(HCIPacketType, end: Int)
+        case needs(Int)
+    }
+
+    /// Reads the packet at `index` of `bytes` (`streamOffset` is that byte's offset in the stream, for the error);
+    /// a bad indicator fails the decoder.
+    private mutating func frame(_ bytes: [UInt8], at index: Int, streamOffset: Int) throws(H4Error) -> Frame {
+        guard index < bytes.count else { return .needs(1) }
+        let indicator = bytes[index]
+        guard let type = HCIPacketType(rawValue: indicator) else {
+            let error = H4Error.badPacketIndicator(indicator, offset: streamOffset)
+            failure = error
+            throw error
+        }
+        let headerEnd = index + 1 + type.h4HeaderLength
+        guard headerEnd <= bytes.count, let payloadLength = type.h4PayloadLength(header: bytes[(index + 1)..<headerEnd]) else {
+            return .needs(1 + type.h4HeaderLength)
+        }
+        let end = headerEnd + payloadLength
+        guard end <= bytes.count else { return .needs(end - index) }
+        return .complete(type, end: end)
+    }
+
     /// Pushes `bytes` and returns every packet now complete, with the framing error if one was met.
     ///
     /// Packets completed before a bad indicator are returned together with the error, never dropped.

@@ -45,7 +45,7 @@ public struct LEAdvertisingReportView: Sequence, Sendable {
 
     /// Walks the reports in event order.
     public struct Iterator: IteratorProtocol, Sendable {
-        fileprivate let bytes: [UInt8]
+        fileprivate let bytes: ArraySlice<UInt8>
         fileprivate let extended: Bool
         fileprivate var offset: Int
         fileprivate var remaining: Int
@@ -54,7 +54,7 @@ public struct LEAdvertisingReportView: Sequence, Sendable {
         public mutating func next() -> Report? {
             guard remaining > 0 else { return nil }
             remaining -= 1
-            let start = offset
+            let start = offset  // an index of `bytes` (a slice: from its startIndex)
             if extended {
                 let dataStart = start + 24
                 let dataEnd = dataStart + Int(bytes[start + 23])
@@ -75,14 +75,14 @@ public struct LEAdvertisingReportView: Sequence, Sendable {
         }
 
         /// The 6-byte little-endian address at `offset`.
-        private static func address(_ bytes: [UInt8], at offset: Int) -> BluetoothAddress {
+        private static func address(_ bytes: ArraySlice<UInt8>, at offset: Int) -> BluetoothAddress {
             var value: UInt64 = 0
             for index in 0..<6 { value |= UInt64(bytes[offset + index]) << (8 * index) }
             return BluetoothAddress(value: value)
         }
     }
 
-    private let bytes: [UInt8]
+    private let bytes: ArraySlice<UInt8>
     private let extended: Bool
     /// Num_Reports.
     public let count: Int
@@ -91,23 +91,31 @@ public struct LEAdvertisingReportView: Sequence, Sendable {
     private static let legacyExtendedTypes: Set<UInt8> = [0x13, 0x15, 0x12, 0x10, 0x1B, 0x1A]
 
     /// A view of `bytes` (an event packet without its H4 indicator), or nil when it is not one of the well-formed
-    /// events of legacy PDUs the type's description names. Reads each report's length (and an extended report's
-    /// Event_Type) once, to check it.
+    /// events of legacy PDUs the type's description names.
     public init?(eventPacket bytes: [UInt8]) {
-        guard bytes.count >= 4, bytes[0] == 0x3E, Int(bytes[1]) == bytes.count - 2, bytes[3] > 0 else { return nil }
-        var offset = 4
-        switch bytes[2] {
+        self.init(eventPacket: bytes[...])
+    }
+
+    /// A view of `bytes`, a slice holding an event packet without its H4 indicator (a slice of the read it arrived in,
+    /// ``Host/HCITransport``'s `onPacketBytes`), or nil as ``init(eventPacket:)-([UInt8])`` says. Reads each report's
+    /// length (and an extended report's Event_Type) once, to check it; the reports' data are slices of `bytes`.
+    public init?(eventPacket bytes: ArraySlice<UInt8>) {
+        let base = bytes.startIndex
+        guard bytes.count >= 4, bytes[base] == 0x3E, Int(bytes[base + 1]) == bytes.count - 2, bytes[base + 3] > 0 else { return nil }
+        let end = bytes.endIndex
+        var offset = base + 4
+        switch bytes[base + 2] {
         case 0x02:
-            for _ in 0..<bytes[3] {
+            for _ in 0..<bytes[base + 3] {
                 // Event_Type, Address_Type, Address (6), Data_Length: 9 bytes, then the data and RSSI.
-                guard offset + 10 <= bytes.count else { return nil }
+                guard offset + 10 <= end else { return nil }
                 offset += 10 + Int(bytes[offset + 8])
             }
             extended = false
         case 0x0D:
-            for _ in 0..<bytes[3] {
+            for _ in 0..<bytes[base + 3] {
                 // 24 bytes up to and with Data_Length, then the data; legacy, complete and of a defined type.
-                guard offset + 24 <= bytes.count, bytes[offset + 1] == 0, Self.legacyExtendedTypes.contains(bytes[offset]) else {
+                guard offset + 24 <= end, bytes[offset + 1] == 0, Self.legacyExtendedTypes.contains(bytes[offset]) else {
                     return nil
                 }
                 offset += 24 + Int(bytes[offset + 23])
@@ -116,11 +124,11 @@ public struct LEAdvertisingReportView: Sequence, Sendable {
         default:
             return nil
         }
-        guard offset == bytes.count else { return nil }
+        guard offset == end else { return nil }
         self.bytes = bytes
-        count = Int(bytes[3])
+        count = Int(bytes[base + 3])
     }
 
     /// An iterator from the first report.
-    public func makeIterator() -> Iterator { Iterator(bytes: bytes, extended: extended, offset: 4, remaining: count) }
+    public func makeIterator() -> Iterator { Iterator(bytes: bytes, extended: extended, offset: bytes.startIndex + 4, remaining: count) }
 }

@@ -84,7 +84,7 @@ extension KernelHost {
         }
         let socket = HCISocketTransport(controller: controllerIndex, channel: .raw)
         do {
-            try socket.open(queue: queue, onPacket: { [weak self] packet in self?.receive(packet) },
+            try socket.open(queue: queue, onPacketBytes: { [weak self] type, bytes in self?.receive(type, bytes) },
                             onClose: { [weak self] error in
                                 guard let self, self.transport === socket else { return }
                                 self.tearDown(error == nil ? .stopped : .transportClosed)
@@ -228,14 +228,14 @@ extension KernelHost {
 
     /// A packet from the raw socket: command answers, advertising reports and Disconnection Complete (for its reason);
     /// everything else belongs to the kernel.
-    func receive(_ packet: HCIPacket) {
-        guard packet.type == .event else { return }
+    func receive(_ type: HCIPacketType, _ bytes: ArraySlice<UInt8>) {
+        guard type == .event else { return }
         // Only a command's answer can be behind the reports on this socket: the kernel connects, and ATT comes, on
         // sockets of their own.
-        if shedsAdvertisingReport(packet.bytes, behind: transport?.isBehind == true, awaiting: commands.awaitingCount > 0) { return }
+        if shedsAdvertisingReport(bytes, behind: transport?.isBehind == true, awaiting: commands.awaitingCount > 0) { return }
         // The scan path: a well-formed report event of legacy PDUs goes to the scan read in place, not decoded into values.
-        if let reports = LEAdvertisingReportView(eventPacket: packet.bytes), observe(reports) { return }
-        guard let event = try? HCIEvent(bytes: packet.bytes) else { return }
+        if let reports = LEAdvertisingReportView(eventPacket: bytes), observe(reports) { return }
+        guard let event = try? HCIEvent(bytes: Array(bytes)) else { return }
         switch event {
         case .commandComplete, .commandStatus:
             finish(commands.handle(event))

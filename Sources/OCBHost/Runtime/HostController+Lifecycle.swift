@@ -58,9 +58,9 @@ extension HostController {
                     emit(.recordingProblem("btsnoop recording to \(path) is off: \(error)"))
                 }
             }
-            try opened.open(queue: queue, onPacket: { [weak self] packet in
+            try opened.open(queue: queue, onPacketBytes: { [weak self] type, bytes in
                 guard let self, self.generation == current else { return }
-                self.receive(packet)
+                self.receive(type, bytes)
             }, onClose: { [weak self] error in
                 guard let self, self.generation == current, self.transport != nil else { return }
                 self.emit(.transportLost("transport closed: \(error.map { "\($0)" } ?? "end of file")"))
@@ -167,19 +167,20 @@ extension HostController {
         try? capture.write(packet, direction: direction, timestamp: microseconds)
     }
 
-    /// One packet from the controller.
-    func receive(_ packet: HCIPacket) {
-        record(packet, direction: .received)
-        switch packet.type {
+    /// One packet from the controller: its type and its bytes, a slice of the read it came in (``HCITransport``'s
+    /// `onPacketBytes`). An advertising report is read where it lies; any other packet is copied into a value.
+    func receive(_ type: HCIPacketType, _ bytes: ArraySlice<UInt8>) {
+        if capture != nil { record(HCIPacket(type: type, bytes: Array(bytes)), direction: .received) }
+        switch type {
         case .event:
-            if shedsAdvertisingReport(packet.bytes, behind: transport?.isBehind == true,
+            if shedsAdvertisingReport(bytes, behind: transport?.isBehind == true,
                                       awaiting: commands.awaitingCount > 0 || attemptIsFresh || nextLinkDeadline != nil) {
                 return
             }
             // The scan path: a well-formed report event of legacy PDUs goes to the scan read in place, not decoded into values.
-            if let reports = LEAdvertisingReportView(eventPacket: packet.bytes), observe(reports) { return }
+            if let reports = LEAdvertisingReportView(eventPacket: bytes), observe(reports) { return }
             do {
-                let event = try HCIEvent(bytes: packet.bytes)
+                let event = try HCIEvent(bytes: Array(bytes))
                 handleEvent(event)
                 // A report changes no deadline but the scan's, which observe(_:) re-arms for when it moved.
                 if event.isAdvertisingReport { return }
@@ -188,7 +189,7 @@ extension HostController {
             }
         case .acl:
             do {
-                handleACL(try HCIACLDataPacket(bytes: packet.bytes))
+                handleACL(try HCIACLDataPacket(bytes: Array(bytes)))
             } catch {
                 emit(.diagnostic("dropped malformed ACL packet: \(error)"))
             }

@@ -87,7 +87,7 @@ extension SerialHost {
     /// dropped here: they may be pieces of a chain that a missing piece would corrupt (a legacy PDU is always whole).
     /// Says so at most once a minute. False (nothing done)
     /// for any other packet, or when not both behind and waiting.
-    func shedsAdvertisingReport(_ bytes: [UInt8], behind: @autoclosure () -> Bool, awaiting: @autoclosure () -> Bool) -> Bool {
+    func shedsAdvertisingReport(_ bytes: ArraySlice<UInt8>, behind: @autoclosure () -> Bool, awaiting: @autoclosure () -> Bool) -> Bool {
         guard HCIEvent.isLegacyAdvertisingReport(bytes), awaiting(), behind() else { return false }
         if discoveryGate.shed() {
             outbox.post(.event(.notice("advertising reports dropped unread while an answer waited behind them (a connect, a command, "

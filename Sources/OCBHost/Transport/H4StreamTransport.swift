@@ -51,6 +51,13 @@ public final class H4StreamTransport: HCITransport, @unchecked Sendable {
     /// (e.g. ``HCITransportError/system(operation:errno:)`` with ECONNREFUSED), or ``HCITransportError/alreadyOpen``.
     public func open(queue: DispatchQueue, onPacket: @escaping @Sendable (HCIPacket) -> Void,
                      onClose: @escaping @Sendable (HCITransportError?) -> Void) throws(HCITransportError) {
+        try open(queue: queue, onPacketBytes: { type, bytes in onPacket(HCIPacket(type: type, bytes: Array(bytes))) }, onClose: onClose)
+    }
+
+    /// Opens the stream and frames each read in place (``HCI/H4Decoder/frames(in:_:)``): a packet lying wholly in one
+    /// read is handed over as a slice of it. Throws as ``open(queue:onPacket:onClose:)``.
+    public func open(queue: DispatchQueue, onPacketBytes: @escaping @Sendable (HCIPacketType, ArraySlice<UInt8>) -> Void,
+                     onClose: @escaping @Sendable (HCITransportError?) -> Void) throws(HCITransportError) {
         lock.lock()
         defer { lock.unlock() }
         guard !opened else { throw .alreadyOpen }
@@ -65,17 +72,17 @@ public final class H4StreamTransport: HCITransport, @unchecked Sendable {
                                         operation: endpoint.description)
         self.channel = channel
         let framer = H4Framer()
-        channel.start(onChunk: { [weak channel] chunk in
-            framer.decoder.push(chunk)
-            while channel?.isOpen ?? false {
-                do throws(H4Error) {
-                    guard let packet = try framer.decoder.next() else { return nil }
-                    onPacket(packet)
-                } catch {
-                    return .framing(error)
+        channel.start(onChunk: { [unowned channel] chunk in
+            do throws(H4Error) {
+                // A packet that ends the channel (the host closing it) stops the framing: nothing after it is handed over.
+                try framer.decoder.frames(in: chunk) { type, bytes in
+                    onPacketBytes(type, bytes)
+                    return channel.isOpen
                 }
+                return nil
+            } catch {
+                return .framing(error)
             }
-            return nil
         }, onEnd: onClose)
     }
 

@@ -51,6 +51,12 @@ public final class HCISocketTransport: HCITransport, @unchecked Sendable {
     /// ``HCITransportError/busy(controller:)``, ``HCITransportError/noSuchController(_:)``, or ``HCITransportError/alreadyOpen``.
     public func open(queue: DispatchQueue, onPacket: @escaping @Sendable (HCIPacket) -> Void,
                      onClose: @escaping @Sendable (HCITransportError?) -> Void) throws(HCITransportError) {
+        try open(queue: queue, onPacketBytes: { type, bytes in onPacket(HCIPacket(type: type, bytes: Array(bytes))) }, onClose: onClose)
+    }
+
+    /// Opens as ``open(queue:onPacket:onClose:)``, handing each datagram's packet over as a slice of the datagram.
+    public func open(queue: DispatchQueue, onPacketBytes: @escaping @Sendable (HCIPacketType, ArraySlice<UInt8>) -> Void,
+                     onClose: @escaping @Sendable (HCITransportError?) -> Void) throws(HCITransportError) {
         lock.lock()
         defer { lock.unlock() }
         guard !opened else { throw .alreadyOpen }
@@ -75,7 +81,7 @@ public final class HCISocketTransport: HCITransport, @unchecked Sendable {
         reader.start(onChunk: { datagram in
             // One packet per read: indicator then bytes. Unknown indicators (e.g. vendor diagnostics) are skipped.
             if let first = datagram.first, let type = HCIPacketType(rawValue: first) {
-                onPacket(HCIPacket(type: type, bytes: Array(datagram.dropFirst())))
+                onPacketBytes(type, datagram.dropFirst())
             }
             return nil
         }, onEnd: { error in

@@ -17,6 +17,14 @@ public protocol HCITransport: AnyObject, Sendable {
     func open(queue: DispatchQueue, onPacket: @escaping @Sendable (HCIPacket) -> Void,
               onClose: @escaping @Sendable (HCITransportError?) -> Void) throws(HCITransportError)
 
+    /// Opens as ``open(queue:onPacket:onClose:)`` does, handing each received packet over as its type and its bytes
+    /// (header and payload, without the H4 indicator) instead of an ``HCI/HCIPacket`` of its own: a transport that reads
+    /// many packets at once (an H4 stream) gives slices of the read, so a packet the host only looks at (an advertising
+    /// report, one skipped unread during a flood) costs no copy. A slice kept beyond the call keeps its whole read alive.
+    /// The default wraps ``open(queue:onPacket:onClose:)``.
+    func open(queue: DispatchQueue, onPacketBytes: @escaping @Sendable (HCIPacketType, ArraySlice<UInt8>) -> Void,
+              onClose: @escaping @Sendable (HCITransportError?) -> Void) throws(HCITransportError)
+
     /// Sends one packet (its whole H4 form, indicator first), waiting for writability if the kernel buffer is full.
     /// Throws ``HCITransportError/notOpen`` before open or after close, or the mapped system error.
     func send(_ packet: HCIPacket) throws(HCITransportError)
@@ -47,6 +55,11 @@ public protocol HCITransport: AnyObject, Sendable {
 }
 
 extension HCITransport {
+    /// Each packet as ``open(queue:onPacket:onClose:)`` gives it, its bytes as a slice of its own array.
+    public func open(queue: DispatchQueue, onPacketBytes: @escaping @Sendable (HCIPacketType, ArraySlice<UInt8>) -> Void,
+                     onClose: @escaping @Sendable (HCITransportError?) -> Void) throws(HCITransportError) {
+        try open(queue: queue, onPacket: { packet in onPacketBytes(packet.type, packet.bytes[...]) }, onClose: onClose)
+    }
     /// False for a transport that cannot tell (it delivers what it has at once).
     public var hasUnreadInput: Bool { false }
     /// False for a transport that cannot tell (it delivers what it has at once).
