@@ -12,7 +12,7 @@ extension HostCentralBackend {
     /// Ends in ``BackendEvent/connected(_:mtu:)`` after the MTU exchange (offering 517), or
     /// ``BackendEvent/connectionFailed(_:reason:)``.
     package func connect(_ peer: PeerAddress) {
-        queue.async { [self] in
+        submit { [self] in
             guard links[peer] == nil, !connecting.contains(peer) else { return }
             connecting.insert(peer)
             host.connect(to: peer, options: ConnectOptions(timeout: nil))
@@ -22,7 +22,7 @@ extension HostCentralBackend {
     /// Disconnects a connected peer (HCI Disconnect, reason 0x13 Remote User Terminated Connection, Core v5.4 Vol 4
     /// Part E §7.1.6) or cancels its pending attempt (LE Create Connection Cancel, §7.8.13); no effect otherwise.
     package func cancelConnection(_ peer: PeerAddress) {
-        queue.async { [self] in
+        submit { [self] in
             if let link = links[peer] {
                 // Disconnect with 0x13 Remote User Terminated Connection, as iOS (Vol 4 Part E §7.1.6).
                 host.disconnect(link.handle, reason: .remoteUserTerminatedConnection)

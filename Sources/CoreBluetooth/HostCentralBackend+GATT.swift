@@ -9,7 +9,7 @@ extension HostCentralBackend {
     /// link is gone (the facade only asks while it believes the peer connected). `respond` hops back to `queue`.
     func withClient(_ peer: PeerAddress, _ request: RequestID,
                     _ body: @escaping @Sendable (GATTClient, _ respond: @escaping @Sendable (BackendResponse) -> Void) -> Void) {
-        queue.async { [self] in
+        submit { [self] in
             let respond: @Sendable (BackendResponse) -> Void = { [weak self] response in
                 self?.post(.response(peer, request, response))
             }
@@ -102,7 +102,7 @@ extension HostCentralBackend {
     /// the host's ACL queue toward the controller has room; when it had none, ``Host/HostEvent/readyToSendWriteWithoutResponse(handle:)``
     /// says when it drained (as ``BackendEvent/writeWithoutResponseAvailability(_:canSend:)`` true).
     func writeWithoutResponse(_ peer: PeerAddress, handle: AttributeHandle, value: [UInt8]) {
-        queue.async { [self] in
+        submit { [self] in
             guard let link = links[peer] else { return emit(.writeWithoutResponseSent(peer, canSend: false)) }
             host.withGATT(link.handle) { client in
                 do {
@@ -122,7 +122,7 @@ extension HostCentralBackend {
     /// ``CentralBackend/writeSigned(_:handle:value:)``: signed by the link's GATT client (the bond's CSRK and counter),
     /// or plain on an encrypted link (Vol 3 Part G §4.9.2); a refusal (no bond with a CSRK: pair first) is a warning.
     package func writeSigned(_ peer: PeerAddress, handle: AttributeHandle, value: [UInt8]) {
-        queue.async { [self] in
+        submit { [self] in
             guard let link = links[peer] else { return emit(.writeWithoutResponseSent(peer, canSend: false)) }
             let host = self.host
             host.withGATT(link.handle) { client in
@@ -182,7 +182,7 @@ extension HostCentralBackend {
     /// HCI Read RSSI (Core v5.4 Vol 4 Part E §7.5.4) on the peer's connection. Responds `.rssi` in dBm, or `.failure`
     /// (`.disconnected`; in kernel mode always a failure: the kernel socket gives no RSSI).
     package func readRSSI(_ peer: PeerAddress, request: RequestID) {
-        queue.async { [self] in
+        submit { [self] in
             guard let link = links[peer] else { return emit(.response(peer, request, .failure(.disconnected))) }
             host.readRSSI(link.handle) { [weak self] result in
                 // Completions arrive on `queue`.
@@ -196,7 +196,7 @@ extension HostCentralBackend {
 
     /// Encrypts the peer's link (`CentralHost.secure`): the bond's key, else pairing. Responds `.security`, or `.failure`.
     package func pair(_ peer: PeerAddress, request: RequestID) {
-        queue.async { [self] in
+        submit { [self] in
             guard let link = links[peer] else { return emit(.response(peer, request, .failure(.notConnected))) }
             host.secure(link.handle) { [weak self] result in
                 switch result {
@@ -214,7 +214,7 @@ extension HostCentralBackend {
 
     /// ``CentralBackend/answerPairing(_:_:)``: to the peer's link, if it still has one.
     package func answerPairing(_ peer: PeerAddress, _ answer: PairingAnswer, prompt id: UInt64) {
-        queue.async { [self] in
+        submit { [self] in
             guard let link = links[peer] else { return }
             host.answerPairing(link.handle, answer, prompt: id)
         }

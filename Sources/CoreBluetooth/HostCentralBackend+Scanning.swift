@@ -8,7 +8,7 @@ extension HostCentralBackend {
     /// facade as ``BackendEvent/scanFailed(reason:)`` with ``scanFailureReason(_:)``'s line. No event when the host
     /// is not powered on (the state change already ended the scan).
     package func startScan(_ parameters: ScanParameters) {
-        queue.async { [self] in
+        submit { [self] in
             host.startScan(Self.scanOptions(parameters)) { [weak self] error in
                 guard let self, let error, !stopped else { return }
                 switch error {
@@ -47,7 +47,7 @@ extension HostCentralBackend {
     /// Stops scanning; held advertisements are still delivered first. A failure is only logged, and not at all when
     /// the host is stopped, not powered on or has lost its transport (then no scan is running anyway).
     package func stopScan() {
-        queue.async { [self] in
+        submit { [self] in
             host.stopScan { [weak self] error in
                 switch error {
                 case nil, .stopped?, .notPoweredOn?, .transportClosed?: break  // no scan is left running on the controller

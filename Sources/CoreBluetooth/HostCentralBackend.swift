@@ -133,6 +133,12 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
     /// Marks ``queue`` so ``stop()`` does not wait on itself.
     static let queueKey = DispatchSpecificKey<Bool>()
 
+    /// Runs an app's request (connect, cancel, scan, GATT) on `queue`: a reader's turn yields the queue to it during a
+    /// flood of advertising reports (``Host/TurnFlush/request(on:_:)``).
+    func submit(_ work: @escaping @Sendable () -> Void) {
+        TurnFlush.request(on: queue, work)
+    }
+
     /// Hands an event to the facade (on `queue`).
     func emit(_ event: BackendEvent) {
         handler?(event)

@@ -99,3 +99,26 @@ private func eventually(_ condition: () -> Bool) -> Bool {
     #expect(heard(0x20))
     #expect(host.droppedDiscoveryCount == 4)
 }
+
+@Test(.timeLimit(.minutes(1))) func anAppsRequestWaitingForTheQueueSkipsTheReportsOfTheReadAtHand() async throws {
+    let controller = ScriptedController()
+    let host = HostController(configuration: HostConfiguration(makeTransport: { controller }))
+    let log = EventLog()
+    host.setEventHandler(queue: DispatchQueue(label: "ReportSheddingTests.events")) { log.append($0) }
+    defer { host.stop() }
+    try await host.start()
+    try await host.startScan(ScanOptions(isActive: false, controllerFiltersDuplicates: false, hostFiltersDuplicates: false))
+    controller.behind = true
+    // A read being handled on the host's queue while an app's request (a connect, a stop) waits for the queue: its
+    // reports are skipped unread, counted, so the request runs after a skip, not after every report in front of it.
+    host.queue.sync {
+        TurnFlush.request(on: host.queue) {}
+        for last: UInt8 in 0x10..<0x13 { controller.injectInPlace(report(last)) }
+    }
+    #expect(host.droppedDiscoveryCount == 3)
+    // The request ran: behind, waiting for nothing, reports are handled again.
+    controller.inject(report(0x20))
+    #expect(log.first(within: 5) { $0.discovered.map { $0.peer.address.value & 0xFF == 0x20 } == true ? true : nil } == true)
+    #expect(host.droppedDiscoveryCount == 3)
+    #expect(log.all.compactMap(\.discovered).allSatisfy { !(0x10..<0x13).contains($0.peer.address.value & 0xFF) })
+}

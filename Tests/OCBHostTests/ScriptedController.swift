@@ -60,6 +60,11 @@ final class ScriptedController: HCITransport, @unchecked Sendable {
     }
 
     /// Delivers one event (code, length, parameters) to the host, after everything delivered before it.
+    /// Hands `event` to the host at once, on the caller's thread: call it on the host's queue (a read being handled).
+    func injectInPlace(_ event: [UInt8]) {
+        lock.withLock { onPacket }?(HCIPacket(type: .event, bytes: event))
+    }
+
     func inject(_ event: [UInt8]) {
         let (queue, onPacket) = lock.withLock { (self.queue, self.onPacket) }
         guard let queue, let onPacket else { return }

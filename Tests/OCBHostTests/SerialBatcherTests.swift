@@ -68,6 +68,30 @@ import Testing
         #expect(batcher.isIdle)
     }
 
+    @Test func anAppsRequestWaitingForTheQueueRunsAfterTheFirstTurnNotAfterTheWholeHandOver() {
+        // The same reader's turn, but the request was submitted with TurnFlush.request while the turn ran (an app's
+        // connect during a flood): the in-place hand-over stops after its first turn of 256 and the request runs
+        // before the rest, which follows it in order.
+        let queue = DispatchQueue(label: "test.host")
+        TurnFlush.install(on: queue)
+        let log = Log()
+        let batcher = SerialBatcher<Int>(queue: queue, gatheringOn: queue, isBulk: { _ in true }) { log.add("\($0)") }
+        queue.sync {
+            let flush = DispatchQueue.getSpecific(key: TurnFlush.key)
+            flush?.turn {
+                for value in 0..<1_000 { batcher.post(value) }
+                TurnFlush.request(on: queue) { log.add("connect") }
+                #expect(flush?.hasWaitingRequests == true)
+            }
+        }
+        var spins = 0
+        while log.all.count < 1_001, spins < 5_000 { usleep(1_000); spins += 1 }
+        #expect(log.all.firstIndex(of: "connect") == SerialBatcher<Int>.turnLimit)
+        #expect(log.all.filter { $0 != "connect" } == (0..<1_000).map { "\($0)" })
+        #expect(DispatchQueue.getSpecific(key: TurnFlush.key) == nil)  // the test's thread is not the queue
+        queue.sync { #expect(DispatchQueue.getSpecific(key: TurnFlush.key)?.hasWaitingRequests == false) }
+    }
+
     @Test func outsideATurnAPostGoesOverInABlockOfItsOwn() {
         let queue = DispatchQueue(label: "test.host")
         TurnFlush.install(on: queue)

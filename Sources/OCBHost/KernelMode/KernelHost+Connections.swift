@@ -12,7 +12,7 @@ extension KernelHost {
     /// start, ``HostError/permissionDenied(_:)`` or ``HostError/transportFailed(_:)`` from the socket). A second call
     /// while an attempt to `peer` is pending is ignored.
     public func connect(to peer: PeerAddress, options: ConnectOptions) {
-        queue.async {
+        request {
             guard self.currentState == .poweredOn else { return self.emit(.connectionFailed(peer, .notPoweredOn(self.currentState))) }
             guard self.connecting[peer] == nil else { return }
             let socket = L2CAPSocket()
@@ -39,14 +39,14 @@ extension KernelHost {
     /// Closes the pending socket to `peer`; the attempt ends with ``HostEvent/connectionFailed(_:_:)``. No effect when
     /// nothing is pending.
     public func cancelConnect(to peer: PeerAddress) {
-        queue.async { self.connecting[peer]?.cancel() }
+        request { self.connecting[peer]?.cancel() }
     }
 
     /// Closes the connection's L2CAP socket; the kernel disconnects the link when no other socket uses it, with a
     /// reason of its choice (`reason` is not sent). Ends in ``HostEvent/disconnected(_:reason:error:)``. No effect
     /// for an unknown handle.
     public func disconnect(_ handle: ConnectionHandle, reason: HCIErrorCode = .remoteUserTerminatedConnection) {
-        queue.async {
+        request {
             guard self.links[handle] != nil else { return }
             self.links[handle]?.disconnectRequested = true
             self.links[handle]?.socket.close()

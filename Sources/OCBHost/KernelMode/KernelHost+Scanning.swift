@@ -20,7 +20,7 @@ extension KernelHost {
     /// ``HostError/notPoweredOn(_:)``, ``HostError/managementCommandFailed(_:_:)`` or the command's
     /// ``HostError/commandFailed(_:_:)`` / ``HostError/commandTimeout(_:)``.
     public func startScan(_ options: ScanOptions, completion: @escaping @Sendable (HostError?) -> Void) {
-        queue.async {
+        request {
             guard self.currentState == .poweredOn else { return self.deliver { completion(.notPoweredOn(self.currentState)) } }
             self.startScanOnQueue(options) { error in self.deliver { completion(error) } }
         }
@@ -30,7 +30,7 @@ extension KernelHost {
     /// discovery of ours, nothing for a shared one, LE Set (Extended) Scan Enable 0 for our own commands; completes
     /// with nil at once when not scanning.
     public func stopScan(completion: @escaping @Sendable (HostError?) -> Void) {
-        queue.async {
+        request {
             guard var session = self.scan else { return self.deliver { completion(nil) } }
             for device in session.merger.flush() { self.emit(.discovered(device)) }
             self.scan = nil

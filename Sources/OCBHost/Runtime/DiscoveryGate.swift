@@ -1,6 +1,7 @@
 // The bound on discoveries a host has handed to its event queue and the handler has not taken yet.
 
 import Foundation
+import Synchronization
 
 /// Counts ``HostEvent/discovered(_:)`` events posted to a host's event queue and not yet handed to the handler; past
 /// ``limit`` a discovery is dropped and counted (``dropped``), so a handler slower than the air (the CoreBluetooth
@@ -14,23 +15,30 @@ final class DiscoveryGate: @unchecked Sendable {
 
     private let lock = NSLock()
     private var bound = DeliveryBound(limit: DiscoveryGate.limit)
-    /// Advertising reports the host dropped unread (``shed(now:)``), and when it last warned about that.
-    private var shedCount = 0
+    /// Advertising reports the host dropped unread (``shed(now:)``): counted without the lock, one per report of a flood.
+    private let shedCount = Atomic<Int>(0)
+    /// When the host last warned about shedding (under the lock).
     private var lastShedWarning: ContinuousClock.Instant?
 
     /// Discoveries dropped since the host was made, the reports shed included.
-    var dropped: Int { lock.withLock { bound.dropped + shedCount } }
+    var dropped: Int { lock.withLock { bound.dropped } + shedCount.load(ordering: .relaxed) }
 
     /// Counts one advertising report the host dropped without reading it (``SerialHost/shedsAdvertisingReport(_:behind:awaiting:)``);
-    /// true when that should be said (at most once a ``DeliveryBound/warningInterval``).
-    func shed(now: ContinuousClock.Instant = .now) -> Bool {
-        lock.withLock {
-            shedCount += 1
+    /// true when that should be said (at most once a ``DeliveryBound/warningInterval``). The count costs one atomic
+    /// add; the clock is read for the first report shed and then for one in ``shedClockStride``.
+    func shed(now: @autoclosure () -> ContinuousClock.Instant = .now) -> Bool {
+        let count = shedCount.add(1, ordering: .relaxed).newValue
+        guard count == 1 || count % Self.shedClockStride == 0 else { return false }
+        let now = now()
+        return lock.withLock {
             if let last = lastShedWarning, now - last < DeliveryBound.warningInterval { return false }
             lastShedWarning = now
             return true
         }
     }
+
+    /// One report shed in this many reads the clock for the warning's interval.
+    static let shedClockStride = 1_024
 
     /// Whether one more discovery may wait at `now`; when not, it is counted as dropped, and `warn` is true for the
     /// first drop of an overflow (the next overflow warns again once the handler has caught up), at most once a minute

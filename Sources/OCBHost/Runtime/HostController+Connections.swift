@@ -10,7 +10,7 @@ extension HostController {
     /// `options.timeout`. Ends in ``HostEvent/connected(_:)`` or ``HostEvent/connectionFailed(_:_:)``
     /// (``HostError/notPoweredOn(_:)``, ``HostError/connectTimeout(_:)``, ``HostError/connectionFailed(_:_:)``, ...).
     public func connect(to peer: PeerAddress, options: ConnectOptions) {
-        queue.async {
+        request {
             guard self.currentState == .poweredOn else {
                 return self.emit(.connectionFailed(peer, .notPoweredOn(self.currentState)))
             }
@@ -23,14 +23,14 @@ extension HostController {
     /// Removes the queued attempts for `peer`, or cancels the one in progress (LE Create Connection Cancel,
     /// §7.8.13); it ends with ``HostError/connectCancelled(_:)`` unless the connection completed first.
     public func cancelConnect(to peer: PeerAddress) {
-        queue.async { self.perform(self.attempts.cancel(peer, now: self.clock.now)) }
+        request { self.perform(self.attempts.cancel(peer, now: self.clock.now)) }
     }
 
     /// Sends HCI Disconnect (Vol 4 Part E §7.1.6) with `reason`; ends in ``HostEvent/disconnected(_:reason:error:)``
     /// on Disconnection Complete. No effect for an unknown handle; when the controller answers 0x02 Unknown
     /// Connection Identifier the link is ended at once.
     public func disconnect(_ handle: ConnectionHandle, reason: HCIErrorCode = .remoteUserTerminatedConnection) {
-        queue.async {
+        request {
             guard self.links[handle] != nil else { return }
             self.links[handle]?.disconnectRequested = true
             self.sendExpectingStatus(HCIDisconnect(handle: handle, reason: reason)) { [self] error in

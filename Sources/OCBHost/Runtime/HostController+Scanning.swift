@@ -9,13 +9,13 @@ extension HostController {
     /// Completes with nil when scanning, ``HostError/notPoweredOn(_:)``, ``HostError/unsupported(_:)`` for an
     /// interval or window outside 0x0004...0x4000 (× 0.625 ms) or a window above the interval, or the command's error.
     public func startScan(_ options: ScanOptions, completion: @escaping @Sendable (HostError?) -> Void) {
-        queue.async { self.startScanOnQueue(options) { error in self.deliver { completion(error) } } }
+        request { self.startScanOnQueue(options) { error in self.deliver { completion(error) } } }
     }
 
     /// Releases the held advertisements as ``HostEvent/discovered(_:)``, then disables scanning; completes with nil
     /// at once when not scanning.
     public func stopScan(completion: @escaping @Sendable (HostError?) -> Void) {
-        queue.async { self.stopScanOnQueue { error in self.deliver { completion(error) } } }
+        request { self.stopScanOnQueue { error in self.deliver { completion(error) } } }
     }
 
     /// The family to use: the one already used since Reset, else extended when the controller lists the extended

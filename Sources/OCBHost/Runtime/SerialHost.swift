@@ -46,6 +46,14 @@ extension SerialHost {
         return queue.sync(execute: work)
     }
 
+    /// Runs an app's request on `queue` (``TurnFlush/request(on:_:)``): a reader's turn yields to it during a flood.
+    func request(_ work: @escaping @Sendable () -> Void) {
+        TurnFlush.request(on: queue, work)
+    }
+
+    /// True while an app's request waits for `queue` (``TurnFlush/hasWaitingRequests``).
+    var requestWaits: Bool { queue.getSpecific(key: TurnFlush.key)?.hasWaitingRequests == true }
+
     /// The current state, read synchronously on `queue` (in place when called on it).
     func readState() -> HostState {
         onQueue { currentState }
@@ -83,12 +91,14 @@ extension SerialHost {
     /// ``HCITransport/isBehind``) while it waits for an answer that may be among the unread bytes (`awaiting`: a
     /// command, or in full-host mode an ATT response): the answer is then reached in the time it takes to skip the
     /// reports, not to handle them, so a connect's steps or a stop during a flood of advertisers do not wait behind
-    /// it. A dropped advertiser is heard again at its next advertisement. Extended reports of extended PDUs are never
+    /// it. An app's request waiting for the queue counts as an answer waited for (``requestWaits``): it runs after the
+    /// read at hand is skipped, not handled. A dropped advertiser is heard again at its next advertisement. Extended
+    /// reports of extended PDUs are never
     /// dropped here: they may be pieces of a chain that a missing piece would corrupt (a legacy PDU is always whole).
     /// Says so at most once a minute. False (nothing done)
     /// for any other packet, or when not both behind and waiting.
     func shedsAdvertisingReport(_ bytes: ArraySlice<UInt8>, behind: @autoclosure () -> Bool, awaiting: @autoclosure () -> Bool) -> Bool {
-        guard HCIEvent.isLegacyAdvertisingReport(bytes), awaiting(), behind() else { return false }
+        guard HCIEvent.isLegacyAdvertisingReport(bytes), awaiting() || requestWaits, behind() else { return false }
         if discoveryGate.shed() {
             outbox.post(.event(.notice("advertising reports dropped unread while an answer waited behind them (a connect, a command, "
                                        + "an ATT response during a flood); counted in droppedDiscoveryCount")))

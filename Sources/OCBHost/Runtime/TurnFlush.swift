@@ -1,18 +1,38 @@
 // The end of a reader's turn on a host's queue, where the batchers fed during the turn hand over in place.
 
 import Dispatch
+import Synchronization
 
 /// Work deferred to the end of the current turn on one serial queue: a reader's turn (``DescriptorChannel`` reading
 /// what arrived, on the host's queue) runs as ``turn(_:)``, and a ``SerialBatcher`` posted to during it defers its
 /// hand-over to the turn's end with ``atEnd(_:)`` instead of a block of its own on the queue. A value that arrives
 /// alone then reaches the app's queue with one thread wake-up (the reader's) and one hand-over (to the app's queue),
 /// not a wake-up per queue on the way. Used on its queue only.
-final class TurnFlush: @unchecked Sendable {
+package final class TurnFlush: @unchecked Sendable {
     /// The queue-specific key under which a queue holds its flush point (``install(on:)``).
     static let key = DispatchSpecificKey<TurnFlush>()
 
     private var inTurn = false
     private var pending: [() -> Void] = []
+    /// Requests of the app submitted with ``request(on:_:)`` that have not begun (any thread).
+    private let waitingRequests = Atomic<Int>(0)
+
+    /// Runs `work` on `queue` as an app's request (a connect, a stop, a GATT operation): while it waits for the queue,
+    /// the queue's flush point says so (``hasWaitingRequests``), and a reader's turn yields the queue instead of going
+    /// on with a flood (``DescriptorChannel`` reads no more, the host skips the reports of the read it holds as when an
+    /// answer waits behind them, a ``SerialBatcher`` hands the rest over after it), so the request waits for at most
+    /// a read's worth of work, not for every report in front of it. A plain `queue.async` on a queue without one.
+    package static func request(on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
+        guard let flush = queue.getSpecific(key: key) else { return queue.async(execute: work) }
+        flush.waitingRequests.add(1, ordering: .relaxed)
+        queue.async {
+            flush.waitingRequests.subtract(1, ordering: .relaxed)
+            work()
+        }
+    }
+
+    /// True while a request submitted with ``request(on:_:)`` waits for the queue (any thread).
+    var hasWaitingRequests: Bool { waitingRequests.load(ordering: .relaxed) > 0 }
 
     /// Gives `queue` a flush point (once, when the host makes its queue).
     static func install(on queue: DispatchQueue) {

@@ -3,6 +3,7 @@
 import Dispatch
 import Foundation
 import Glibc
+import Synchronization
 
 /// Owns a non-blocking descriptor: a reader thread of its own waits in poll() and hands each `read()` result to
 /// `onChunk` on `queue`, entering it with `queue.sync` (run inline on the reader thread when the queue is free), so
@@ -75,12 +76,10 @@ final class DescriptorChannel: @unchecked Sendable {
     /// Datagrams one turn reads before it counts as behind: a few waiting is ordinary, more is a backlog.
     static let datagramsBehind = 4
 
-    /// True until the channel ended or was closed.
-    var isOpen: Bool {
-        stateLock.lock()
-        defer { stateLock.unlock() }
-        return !finished
-    }
+    /// True until the channel ended or was closed: an atomic read, asked once per packet a read holds.
+    var isOpen: Bool { open.load(ordering: .acquiring) }
+    /// False once ``finished`` is set (set under `stateLock`, read without it).
+    private let open = Atomic<Bool>(true)
 
     /// Starts reading. `onChunk` gets each read's bytes on the queue and returns an error to end the channel; `onEnd`
     /// runs once, on the queue.
@@ -138,7 +137,7 @@ final class DescriptorChannel: @unchecked Sendable {
             if descriptors[1].revents != 0 { return }
             let events = Int32(descriptors[0].revents)
             guard events != 0 else { continue }
-            let progressed = queue.sync { flush.map { $0.turn { readAvailable(onChunk) } } ?? readAvailable(onChunk) }
+            let progressed = queue.sync { flush.map { flush in flush.turn { readAvailable(onChunk, yieldingTo: flush) } } ?? readAvailable(onChunk, yieldingTo: nil) }
             // An error or hang-up that reads do not clear (no bytes, no end) would wake poll() forever: it ends the
             // channel with the socket's pending error instead.
             if !progressed, events & (POLLERR | POLLHUP | POLLNVAL) != 0 {
@@ -162,14 +161,17 @@ final class DescriptorChannel: @unchecked Sendable {
         return code
     }
 
-    /// Reads up to ``readsPerTurn`` times (on the queue); true when it read bytes or the channel ended.
-    private func readAvailable(_ onChunk: ([UInt8]) -> HCITransportError?) -> Bool {
+    /// Reads up to ``readsPerTurn`` times (on the queue), fewer when an app's request waits for the queue (`flush`,
+    /// ``TurnFlush/hasWaitingRequests``): the turn then ends with the bytes left unread, and the request runs before
+    /// the next; true when it read bytes or the channel ended.
+    private func readAvailable(_ onChunk: ([UInt8]) -> HCITransportError?, yieldingTo flush: TurnFlush?) -> Bool {
         let startedBehind = hasUnreadInput  // the previous turn stopped at its limit
         hasUnreadInput = true  // until a read finds nothing more
         var progressed = false
         defer { chunkBehind = false }
         for index in 0..<Self.readsPerTurn {
             guard isOpen else { return true }
+            if flush?.hasWaitingRequests == true { return progressed }
             let count = Glibc.read(descriptor, buffer.baseAddress, readCapacity)
             if count > 0 {
                 progressed = true
@@ -209,6 +211,7 @@ final class DescriptorChannel: @unchecked Sendable {
         stateLock.lock()
         guard !finished else { stateLock.unlock(); return (false, nil) }
         finished = true
+        open.store(false, ordering: .releasing)
         let onEnd = self.onEnd
         self.onEnd = nil
         let readerRuns = started && wake >= 0

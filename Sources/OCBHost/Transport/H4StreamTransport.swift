@@ -42,7 +42,11 @@ public final class H4StreamTransport: HCITransport, @unchecked Sendable {
     public var hasUnreadInput: Bool { lock.withLock { channel }?.hasUnreadInput ?? false }
 
     /// True while the read being handed over is part of a backlog (``HCITransport/isBehind``); on the transport's queue.
-    public var isBehind: Bool { lock.withLock { channel }?.isBehind ?? false }
+    /// Asked for each advertising report of a flood while the host waits for an answer: read without the lock.
+    public var isBehind: Bool { queueChannel?.isBehind ?? false }
+    /// ``channel``, for reads on the transport's queue only: set in ``open(queue:onPacketBytes:onClose:)`` before the
+    /// first read is handed over on that queue, never changed after.
+    nonisolated(unsafe) private var queueChannel: DescriptorChannel?
 
     /// Makes a transport for `endpoint`; nothing is opened until ``open(queue:onPacket:onClose:)``.
     public init(endpoint: Endpoint) { self.endpoint = endpoint }
@@ -71,6 +75,7 @@ public final class H4StreamTransport: HCITransport, @unchecked Sendable {
         let channel = DescriptorChannel(descriptor: descriptor, queue: queue, readCapacity: 16_384,
                                         operation: endpoint.description)
         self.channel = channel
+        queueChannel = channel
         let framer = H4Framer()
         channel.start(onChunk: { [unowned channel] chunk in
             do throws(H4Error) {
