@@ -255,7 +255,8 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
             return Diagnostics.misuse("<CBCentralManager: \(Unmanaged.passUnretained(self).toOpaque())> can only accept this command while in the powered on state")
         }
         saveRestoration()
-        queue.async { self.backend.startScan(parameters) }
+        // Sent now, from the caller's thread, not behind the delegate queue's discoveries (as iOS sends to bluetoothd).
+        backend.startScan(parameters)
     }
 
     /// Stops scanning.
@@ -277,7 +278,7 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
             return
         }
         saveRestoration()
-        queue.async { self.backend.stopScan() }
+        backend.stopScan()
     }
 
     /// Connects; answers `didConnect` or `didFailToConnect`. Never times out by itself: cancel it with
@@ -316,10 +317,11 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
                 guard peripheral.state == .connecting else { return }
                 backend.connect(peripheral.peer)
             }
+            // Sent now, from the caller's thread: a delegate queue busy with a flood's discoveries does not hold it.
             if delay > 0, delay.isFinite {
-                queue.asyncAfter(deadline: .now() + min(delay, 86_400), execute: send)
+                DispatchQueue.global().asyncAfter(deadline: .now() + min(delay, 86_400), execute: send)
             } else {
-                queue.async(execute: send)
+                send()
             }
         }
     }
@@ -340,7 +342,7 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
         case .ignore: break
         case .cancel:
             saveRestoration()
-            queue.async { self.backend.cancelConnection(peripheral.peer) }
+            backend.cancelConnection(peripheral.peer)
         }
     }
 

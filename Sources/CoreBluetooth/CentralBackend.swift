@@ -79,7 +79,9 @@ package struct CentralBackendConfiguration: Sendable, Hashable {
 /// Contract:
 /// - Every method returns at once (it must not block on the radio); results come back as ``BackendEvent``s through
 ///   the handler given to ``start(eventHandler:)``, from any thread, in the order they happened.
-/// - The facade calls the methods from the delegate queue of its manager, never two at once for one backend.
+/// - The facade calls the methods from the thread the app asked on, as it asks (not behind the delegate queue's
+///   callbacks: a flood of discoveries there does not hold a connect), so they are safe from any thread; one
+///   thread's calls keep their order.
 /// - The facade sends each request (one with a ``RequestID``) as the app makes it, without waiting for earlier ones:
 ///   the link's ATT bearer orders the GATT requests (one transaction, one procedure at a time, FIFO), Read RSSI does
 ///   not wait behind them. Writes without response have no response.

@@ -8,7 +8,7 @@ import Foundation
 extension CBPeripheral {
     /// Takes a request: `check` (run with the lock held, only when connected) gives a local error, if any, which is
     /// answered on the delegate queue without the backend; otherwise the request goes to the backend at once (from the
-    /// delegate queue) and waits among ``operations`` for its response. The facade keeps no queue of its own: the
+    /// caller's thread) and waits among ``operations`` for its response. The facade keeps no queue of its own: the
     /// link's ATT bearer orders the GATT requests (one transaction at a time, one procedure per turn), and Read RSSI
     /// goes to the controller without waiting behind them.
     func enqueue(_ kind: PendingOperation.Kind, check: () -> (any Error)?) {
@@ -25,7 +25,9 @@ extension CBPeripheral {
             if error == nil { operations.append(operation) }
             return operation
         }
-        queue.async { self.dispatch(operation) }
+        // Sent now, from the caller's thread (as iOS sends to bluetoothd): a delegate queue busy with a flood's
+        // discoveries does not hold the request; only its answer comes on the delegate queue.
+        dispatch(operation)
     }
 
     /// Why `attribute` cannot be used on this peripheral now, if it cannot (lock held).
@@ -40,10 +42,10 @@ extension CBPeripheral {
         return owner === self ? nil : CBError(.invalidParameters)
     }
 
-    /// Answers a request's local error, or sends it to the backend (on the delegate queue). An attribute invalidated
-    /// (or a link lost) since the app asked is answered without the backend too.
+    /// Answers a request's local error (on the delegate queue), or sends it to the backend (from the caller's thread).
+    /// An attribute invalidated (or a link lost) since it was checked is answered without the backend too.
     private func dispatch(_ operation: PendingOperation) {
-        if let error = operation.localError { return answer(operation, outcome: .failure(error)) }
+        if let error = operation.localError { return queue.async { self.answer(operation, outcome: .failure(error)) } }
         let error: (any Error)? = lock.run {
             guard operations.contains(where: { $0 === operation }) else { return nil }  // failed by a disconnect already
             var error = ownershipErrorIfAttribute(operation.kind)
@@ -52,7 +54,7 @@ extension CBPeripheral {
             operation.sent = error == nil
             return error
         }
-        if let error { return answer(operation, outcome: .failure(error)) }
+        if let error { return queue.async { self.answer(operation, outcome: .failure(error)) } }
         if operation.sent { send(operation) }
     }
 

@@ -262,3 +262,40 @@ import Testing
     #expect(error.userInfo["OCBHCIReason"] as? String == "0x16")
     #expect(peripheral.state == .disconnected)
 }
+
+/// The app's requests go to the backend from the thread that makes them, as iOS sends them to bluetoothd: a delegate
+/// queue busy with a flood's discoveries (here: blocked) holds neither a connect, a scan change, a read nor a cancel.
+@Test func requestsReachTheBackendWhileTheDelegateQueueIsBusy() throws {
+    let h = Harness()
+    let peripheral = try #require(h.discover())
+    peripheral.delegate = h.recorder
+    func whileBusy(_ body: () -> Void) {
+        let busy = DispatchSemaphore(value: 0)
+        h.queue.async { busy.wait() }
+        body()
+        busy.signal()
+        h.flush()
+    }
+    whileBusy {
+        h.manager.connect(peripheral)
+        #expect(h.backend.calls.last == "connect C0:11:22:33:44:55")
+    }
+    h.backend.mtu = 185; h.emit(.connected(Harness.peer, mtu: h.backend.linkMTU))
+    #expect(peripheral.state == .connected)
+    whileBusy {
+        h.manager.stopScan()
+        #expect(h.backend.calls.last == "stopScan")
+        h.manager.scanForPeripherals(withServices: nil, options: [CBCentralManagerScanOptionAllowDuplicatesKey: true])
+        #expect(h.backend.calls.last == "startScan services=nil dup=true sol=[]")
+        peripheral.readRSSI()
+        #expect(h.backend.calls.last == "readRSSI")
+    }
+    // The answer still comes on the delegate queue.
+    h.respond(to: "readRSSI", .rssi(-42))
+    #expect(h.recorder.log.last == "rssi -42")
+    #expect(h.recorder.offQueue == 0)
+    whileBusy {
+        h.manager.cancelPeripheralConnection(peripheral)
+        #expect(h.backend.calls.last == "cancel C0:11:22:33:44:55")
+    }
+}

@@ -5,6 +5,7 @@ import Foundation
 import OCBCore
 import OCBHCI
 import OCBHost
+import Synchronization
 import Testing
 
 /// An LE Advertising Report event (Core v5.4 Vol 4 Part E §7.7.65.2): one report, ADV_NONCONN_IND, random address
@@ -121,4 +122,44 @@ private func eventually(_ condition: () -> Bool) -> Bool {
     #expect(log.first(within: 5) { $0.discovered.map { $0.peer.address.value & 0xFF == 0x20 } == true ? true : nil } == true)
     #expect(host.droppedDiscoveryCount == 3)
     #expect(log.all.compactMap(\.discovered).allSatisfy { !(0x10..<0x13).contains($0.peer.address.value & 0xFF) })
+}
+
+/// One read holding reports, then the answer the host waits for, then more reports (what an H4 read brings during a
+/// flood): the reports before the answer are skipped unread, the answer is handled, and the reports after it are
+/// handled again, since nothing is awaited any more. A capture still records every packet the controller sent.
+@Test(.timeLimit(.minutes(1))) func aReadIsSkippedUpToTheAnswerItHoldsAndHandledAfterIt() async throws {
+    let controller = ScriptedController()
+    let capture = FileManager.default.temporaryDirectory.appendingPathComponent("shedding-\(UUID().uuidString).btsnoop").path
+    defer { try? FileManager.default.removeItem(atPath: capture) }
+    var configuration = HostConfiguration(makeTransport: { controller })
+    configuration.attemptSheddingWindow = .zero
+    configuration.btsnoopPath = capture
+    let host = HostController(configuration: configuration)
+    let log = EventLog()
+    host.setEventHandler(queue: DispatchQueue(label: "ReportSheddingTests.events")) { log.append($0) }
+    try await host.start()
+    try await host.startScan(ScanOptions(isActive: false, controllerFiltersDuplicates: false, hostFiltersDuplicates: false))
+    let peer = try #require(BluetoothAddress("C1:A0:00:00:00:01"))
+    host.connect(to: PeerAddress(peer, type: .random), options: ConnectOptions(timeout: nil))
+    #expect(eventually { controller.sentOpcodes.contains(0x2043) || controller.sentOpcodes.contains(0x200D) })
+    // LE Connection Complete (§7.7.65.1), handle 0x0040; then an ATT Read Request of handle 0x0003 waits.
+    controller.inject([0x3E, 0x13, 0x01, 0x00, 0x40, 0x00, 0x00, 0x01, 0x01, 0x00, 0x00, 0x00, 0xA0, 0xC1,
+                       0x18, 0x00, 0x00, 0x00, 0x48, 0x00, 0x00])
+    #expect(log.first(within: 5) { $0.connected } != nil)
+    let response = Mutex<[UInt8]?>(nil)
+    host.sendATTRequest([0x0A, 0x03, 0x00], on: 0x0040) { result in response.withLock { $0 = try? result.get() } }
+    #expect(eventually { controller.sentACLPackets > 0 })
+    controller.behind = true
+    // ACL on handle 0x0040 (PB 0b10), 7 bytes: L2CAP length 3, CID 0x0004 (ATT), Read Response 0x0B with value 01 02
+    // (Core v5.4 Vol 3 Part F §3.4.4.4).
+    let readResponse: [UInt8] = [0x40, 0x20, 0x07, 0x00, 0x03, 0x00, 0x04, 0x00, 0x0B, 0x01, 0x02]
+    controller.injectRead([(.event, report(0x40)), (.event, report(0x41)), (.acl, readResponse), (.event, report(0x42))])
+    #expect(log.first(within: 5) { $0.discovered.map { $0.peer.address.value & 0xFF == 0x42 } == true ? true : nil } == true)
+    #expect(response.withLock { $0 } == [0x0B, 0x01, 0x02])
+    #expect(host.droppedDiscoveryCount == 2)
+    #expect(log.all.compactMap(\.discovered).allSatisfy { ![0x40, 0x41].contains($0.peer.address.value & 0xFF) })
+    host.stop()
+    let recorded = try CaptureFile.read(path: capture).records.compactMap(\.packet).filter { $0.type == .event }.map(\.bytes)
+    #expect(recorded.contains(report(0x40)) && recorded.contains(report(0x41)) && recorded.contains(report(0x42)),
+            "the skipped reports are in the capture too")
 }

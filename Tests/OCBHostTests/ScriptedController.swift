@@ -15,7 +15,7 @@ import OCBHost
 final class ScriptedController: HCITransport, @unchecked Sendable {
     private let lock = NSLock()
     private var queue: DispatchQueue?
-    private var onPacket: (@Sendable (HCIPacket) -> Void)?
+    private var onPackets: (@Sendable (HCIPacketWalk) -> Void)?
     private var onClose: (@Sendable (HCITransportError?) -> Void)?
     private var sent: [UInt16] = []
     private var acl = 0
@@ -35,9 +35,16 @@ final class ScriptedController: HCITransport, @unchecked Sendable {
 
     func open(queue: DispatchQueue, onPacket: @escaping @Sendable (HCIPacket) -> Void,
               onClose: @escaping @Sendable (HCITransportError?) -> Void) throws(HCITransportError) {
+        try open(queue: queue, onPackets: { walk in walk { type, bytes in onPacket(HCIPacket(type: type, bytes: Array(bytes))) } },
+                 onClose: onClose)
+    }
+
+    /// Hands the host each injection as one read (``HCIPacketWalk``), as an H4 stream does.
+    func open(queue: DispatchQueue, onPackets: @escaping @Sendable (HCIPacketWalk) -> Void,
+              onClose: @escaping @Sendable (HCITransportError?) -> Void) throws(HCITransportError) {
         lock.withLock {
             self.queue = queue
-            self.onPacket = onPacket
+            self.onPackets = onPackets
             self.onClose = onClose
         }
     }
@@ -53,7 +60,7 @@ final class ScriptedController: HCITransport, @unchecked Sendable {
 
     func close() {
         let (queue, onClose) = lock.withLock {
-            defer { self.onPacket = nil; self.onClose = nil }
+            defer { self.onPackets = nil; self.onClose = nil }
             return (self.queue, self.onClose)
         }
         if let queue, let onClose { queue.async { onClose(nil) } }
@@ -62,13 +69,23 @@ final class ScriptedController: HCITransport, @unchecked Sendable {
     /// Delivers one event (code, length, parameters) to the host, after everything delivered before it.
     /// Hands `event` to the host at once, on the caller's thread: call it on the host's queue (a read being handled).
     func injectInPlace(_ event: [UInt8]) {
-        lock.withLock { onPacket }?(HCIPacket(type: .event, bytes: event))
+        lock.withLock { onPackets }? { body in body(.event, event[...]) }
+    }
+
+    /// Delivers `packets` (type, bytes without the H4 indicator) to the host as one read, after everything delivered
+    /// before it: what an H4 stream hands over when one read holds several packets.
+    func injectRead(_ packets: [(HCIPacketType, [UInt8])]) {
+        let (queue, onPackets) = lock.withLock { (self.queue, self.onPackets) }
+        guard let queue, let onPackets else { return }
+        queue.async {
+            onPackets { body in
+                for (type, bytes) in packets { body(type, bytes[...]) }
+            }
+        }
     }
 
     func inject(_ event: [UInt8]) {
-        let (queue, onPacket) = lock.withLock { (self.queue, self.onPacket) }
-        guard let queue, let onPacket else { return }
-        queue.async { onPacket(HCIPacket(type: .event, bytes: event)) }
+        injectRead([(.event, event)])
     }
 
     /// Status 0x00 followed by what the command returns (§7.4.1, §7.4.2, §7.4.3, §7.4.6, §7.8.2, §7.8.3; Read RSSI

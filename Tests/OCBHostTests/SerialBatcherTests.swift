@@ -1,6 +1,7 @@
 // SerialBatcher: items reach the handler in order, in turns that leave the queue to other work, gathered per block.
 import Dispatch
 import Foundation
+import Synchronization
 @testable import OCBHost
 import Testing
 
@@ -142,5 +143,26 @@ import Testing
         while log.all.count < 100, spins < 5_000 { usleep(1_000); spins += 1 }
         #expect(seenDuringBlock.all == ["0"], "nothing went over before the producer's block ended")
         #expect(log.all == (0..<100).map { "\($0)" })
+    }
+
+    /// While `holdsBulk` says so (a host reading a backlog toward a connect's answer), discoveries wait and the other
+    /// items still go; once it stops holding, the discoveries follow in their order.
+    @Test func heldBulkItemsWaitWhileTheOthersGoOn() {
+        let consumer = DispatchQueue(label: "test.consumer")
+        let log = Log()
+        let hold = Mutex(true)
+        let batcher = SerialBatcher<String>(queue: consumer, isBulk: { $0.hasPrefix("discovered") },
+                                            holdsBulk: { hold.withLock { $0 } }) { log.add($0) }
+        for value in 0..<300 { batcher.post("discovered \(value)") }
+        batcher.post("connected")
+        var spins = 0
+        while log.all.isEmpty, spins < 5_000 { usleep(1_000); spins += 1 }
+        usleep(20_000)  // turns ran meanwhile, handing nothing held over
+        #expect(log.all == ["connected"])
+        #expect(!batcher.isIdle, "the held items still wait")
+        hold.withLock { $0 = false }
+        spins = 0
+        while log.all.count < 301, spins < 5_000 { usleep(1_000); spins += 1 }
+        #expect(log.all.dropFirst() == ArraySlice((0..<300).map { "discovered \($0)" }))
     }
 }

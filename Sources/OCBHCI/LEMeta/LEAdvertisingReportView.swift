@@ -97,7 +97,7 @@ public struct LEAdvertisingReportView: Sequence, Sendable {
     }
 
     /// A view of `bytes`, a slice holding an event packet without its H4 indicator (a slice of the read it arrived in,
-    /// ``Host/HCITransport``'s `onPacketBytes`), or nil as ``init(eventPacket:)-([UInt8])`` says. Reads each report's
+    /// ``Host/HCITransport``'s `onPackets`), or nil as ``init(eventPacket:)-([UInt8])`` says. Reads each report's
     /// length (and an extended report's Event_Type) once, to check it; the reports' data are slices of `bytes`.
     public init?(eventPacket bytes: ArraySlice<UInt8>) {
         let base = bytes.startIndex

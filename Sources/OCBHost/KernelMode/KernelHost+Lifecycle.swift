@@ -84,7 +84,7 @@ extension KernelHost {
         }
         let socket = HCISocketTransport(controller: controllerIndex, channel: .raw)
         do {
-            try socket.open(queue: queue, onPacketBytes: { [weak self] type, bytes in self?.receive(type, bytes) },
+            try socket.open(queue: queue, onPackets: { [weak self] walk in self?.receive(walk) },
                             onClose: { [weak self] error in
                                 guard let self, self.transport === socket else { return }
                                 self.tearDown(error == nil ? .stopped : .transportClosed)
@@ -226,13 +226,27 @@ extension KernelHost {
         }
     }
 
+    /// The packets of a read from the raw socket (one datagram), each to ``receive(_:_:)``, but legacy advertising
+    /// reports skipped unread while the host is behind the socket and waits for a command's answer
+    /// (``SerialHost/receive(_:behind:awaiting:_:)``).
+    func receive(_ walk: HCIPacketWalk) {
+        // Only a command's answer can be behind the reports on this socket: the kernel connects, and ATT comes, on
+        // sockets of their own.
+        receive(walk, behind: { transport?.isBehind == true }, awaiting: { awaitsAnswer }) { type, bytes in
+            receive(type, bytes)
+        }
+    }
+
+    /// ``SerialHost/awaitsAnswer``: a command's answer (the kernel's sockets bring the rest).
+    var awaitsAnswer: Bool { commands.awaitingCount > 0 }
+
+    /// ``SerialHost/transportHasUnreadInput``.
+    var transportHasUnreadInput: Bool { transport?.hasUnreadInput == true }
+
     /// A packet from the raw socket: command answers, advertising reports and Disconnection Complete (for its reason);
     /// everything else belongs to the kernel.
     func receive(_ type: HCIPacketType, _ bytes: ArraySlice<UInt8>) {
         guard type == .event else { return }
-        // Only a command's answer can be behind the reports on this socket: the kernel connects, and ATT comes, on
-        // sockets of their own.
-        if shedsAdvertisingReport(bytes, behind: transport?.isBehind == true, awaiting: commands.awaitingCount > 0) { return }
         // The scan path: a well-formed report event of legacy PDUs goes to the scan read in place, not decoded into values.
         if let reports = LEAdvertisingReportView(eventPacket: bytes), observe(reports) { return }
         guard let event = try? HCIEvent(bytes: Array(bytes)) else { return }

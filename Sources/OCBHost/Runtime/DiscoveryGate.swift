@@ -23,12 +23,13 @@ final class DiscoveryGate: @unchecked Sendable {
     /// Discoveries dropped since the host was made, the reports shed included.
     var dropped: Int { lock.withLock { bound.dropped } + shedCount.load(ordering: .relaxed) }
 
-    /// Counts one advertising report the host dropped without reading it (``SerialHost/shedsAdvertisingReport(_:behind:awaiting:)``);
-    /// true when that should be said (at most once a ``DeliveryBound/warningInterval``). The count costs one atomic
-    /// add; the clock is read for the first report shed and then for one in ``shedClockStride``.
-    func shed(now: @autoclosure () -> ContinuousClock.Instant = .now) -> Bool {
-        let count = shedCount.add(1, ordering: .relaxed).newValue
-        guard count == 1 || count % Self.shedClockStride == 0 else { return false }
+    /// Counts `count` advertising reports the host dropped without reading them (``SerialHost/receive(_:behind:awaiting:_:)``,
+    /// once a read); true when that should be said (at most once a ``DeliveryBound/warningInterval``). The count costs
+    /// one atomic add; the clock is read for the first reports shed and then once each ``shedClockStride``.
+    func shed(count: Int = 1, now: @autoclosure () -> ContinuousClock.Instant = .now) -> Bool {
+        let total = shedCount.add(count, ordering: .relaxed).newValue
+        let before = total - count
+        guard before == 0 || before / Self.shedClockStride != total / Self.shedClockStride else { return false }
         let now = now()
         return lock.withLock {
             if let last = lastShedWarning, now - last < DeliveryBound.warningInterval { return false }

@@ -58,9 +58,9 @@ extension HostController {
                     emit(.recordingProblem("btsnoop recording to \(path) is off: \(error)"))
                 }
             }
-            try opened.open(queue: queue, onPacketBytes: { [weak self] type, bytes in
+            try opened.open(queue: queue, onPackets: { [weak self] walk in
                 guard let self, self.generation == current else { return }
-                self.receive(type, bytes)
+                self.receive(walk)
             }, onClose: { [weak self] error in
                 guard let self, self.generation == current, self.transport != nil else { return }
                 self.emit(.transportLost("transport closed: \(error.map { "\($0)" } ?? "end of file")"))
@@ -167,16 +167,25 @@ extension HostController {
         try? capture.write(packet, direction: direction, timestamp: microseconds)
     }
 
-    /// One packet from the controller: its type and its bytes, a slice of the read it came in (``HCITransport``'s
-    /// `onPacketBytes`). An advertising report is read where it lies; any other packet is copied into a value.
+    /// The packets of one read (``HCITransport``'s `onPackets`), each to ``receive(_:_:)``, but legacy advertising
+    /// reports skipped unread while the host is behind the controller and waits for a command's answer, an ATT
+    /// response or a fresh connection attempt's LE Connection Complete (``SerialHost/receive(_:behind:awaiting:_:)``).
+    func receive(_ walk: HCIPacketWalk) {
+        let recordSkipped: ((HCIPacketType, ArraySlice<UInt8>) -> Void)? = capture == nil ? nil : { type, bytes in
+            self.record(HCIPacket(type: type, bytes: Array(bytes)), direction: .received)
+        }
+        receive(walk, behind: { transport?.isBehind == true }, awaiting: { awaitsAnswer },
+                skipped: recordSkipped) { type, bytes in
+            receive(type, bytes)
+        }
+    }
+
+    /// One packet from the controller: its type and its bytes, a slice of the read it came in. An advertising report
+    /// is read where it lies; any other packet is copied into a value.
     func receive(_ type: HCIPacketType, _ bytes: ArraySlice<UInt8>) {
         if capture != nil { record(HCIPacket(type: type, bytes: Array(bytes)), direction: .received) }
         switch type {
         case .event:
-            if shedsAdvertisingReport(bytes, behind: transport?.isBehind == true,
-                                      awaiting: commands.awaitingCount > 0 || attemptIsFresh || nextLinkDeadline != nil) {
-                return
-            }
             // The scan path: a well-formed report event of legacy PDUs goes to the scan read in place, not decoded into values.
             if let reports = LEAdvertisingReportView(eventPacket: bytes), observe(reports) { return }
             do {
@@ -201,6 +210,13 @@ extension HostController {
         }
         rescheduleTimer()
     }
+
+    /// ``SerialHost/awaitsAnswer``: a command's answer, an ATT response (a link's deadline), or a fresh attempt's
+    /// LE Connection Complete.
+    var awaitsAnswer: Bool { commands.awaitingCount > 0 || attemptIsFresh || nextLinkDeadline != nil }
+
+    /// ``SerialHost/transportHasUnreadInput``.
+    var transportHasUnreadInput: Bool { transport?.hasUnreadInput == true }
 
     /// A connection attempt went on air within ``HostConfiguration/attemptSheddingWindow``: its LE Connection
     /// Complete, when the peer is at hand, may be behind the reports. An older attempt waits for a peer that is not

@@ -22,6 +22,7 @@ package final class SerialBatcher<Item>: @unchecked Sendable {
     private let producer: DispatchQueue?
     private let handler: (Item) -> Void
     private let isBulk: (Item) -> Bool
+    private let holdsBulk: (() -> Bool)?
     private let lock = NSLock()
     /// Posted, not yet taken by a turn (lock held): the other items, and the bulk ones.
     private var waiting: [Item] = []
@@ -43,11 +44,16 @@ package final class SerialBatcher<Item>: @unchecked Sendable {
     /// (``TurnFlush``) at the end of that turn, and when `queue` is `producer` every turn then runs there in place, so
     /// the reader reads again only once what it read was handed over.
     /// `isBulk` picks the items handed over ``turnLimit`` at a time behind the others (none by default).
+    /// `holdsBulk`, asked on `queue` at each turn, holds the bulk items back while it is true: a turn then hands over
+    /// only the others and yields the queue (a block of its own follows, so the reader's turns come first). The host
+    /// holds its discoveries while it reads a backlog toward an answer it waits for (a connect's), so the reports it
+    /// already took do not delay the answer; it must turn false by itself (the backlog read), never wait for the turns.
     package init(queue: DispatchQueue, gatheringOn producer: DispatchQueue? = nil, isBulk: @escaping (Item) -> Bool = { _ in false },
-                 handler: @escaping (Item) -> Void) {
+                 holdsBulk: (() -> Bool)? = nil, handler: @escaping (Item) -> Void) {
         self.queue = queue
         self.producer = producer
         self.isBulk = isBulk
+        self.holdsBulk = holdsBulk
         self.handler = handler
     }
 
@@ -94,8 +100,9 @@ package final class SerialBatcher<Item>: @unchecked Sendable {
         // faster than it is handled, and what cannot wait is dropped and counted at the gate, not left behind.
         if let flush, flush.belongs(to: queue) {
             while turn(rescheduling: false) {
-                // An app's request waits for the queue (``TurnFlush/request(on:_:)``): the rest is handed over after it.
-                if flush.hasWaitingRequests { return queue.async { self.turn() } }
+                // An app's request waits for the queue (``TurnFlush/request(on:_:)``), or the bulk is held: the rest
+                // is handed over after it, in blocks of its own.
+                if flush.hasWaitingRequests || holdsBulk?() == true { return queue.async { self.turn() } }
             }
             return
         }
@@ -124,7 +131,7 @@ package final class SerialBatcher<Item>: @unchecked Sendable {
             urgentNext += 1
             handler(item)
         }
-        let end = min(current.count, next + Self.turnLimit)
+        let end = holdsBulk?() == true ? next : min(current.count, next + Self.turnLimit)
         while next < end {
             let item = current[next]
             next += 1

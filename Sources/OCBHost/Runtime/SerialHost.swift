@@ -20,6 +20,13 @@ protocol SerialHost: AnyObject, Sendable {
     var currentState: HostState { get set }
     /// The scan in progress, nil when none.
     var scan: ScanSession? { get set }
+    /// True while the host waits for an answer that may be among bytes its transport has not read yet (a command's,
+    /// in full-host mode an ATT response or a fresh connection attempt's): advertising reports are then skipped unread
+    /// where the reads are behind (``receive(_:behind:awaiting:skipped:_:)``), and the discoveries taken before wait
+    /// (``SerialBatcher``'s `holdsBulk`) until the transport has read all it had (``HCITransport/hasUnreadInput``).
+    var awaitsAnswer: Bool { get }
+    /// True while the transport has read less than the controller sent (``HCITransport/hasUnreadInput``); on `queue`.
+    var transportHasUnreadInput: Bool { get }
     /// Arms the host's one timer for its earliest deadline.
     func rescheduleTimer()
     /// Where the host reads the time (the system's clock, or its transport's; touched on ``queue``).
@@ -51,6 +58,13 @@ extension SerialHost {
         TurnFlush.request(on: queue, work)
     }
 
+    /// True while discoveries wait in ``outbox`` for the transport to read what it has (``awaitsAnswer``, and the
+    /// transport has unread input); on `queue`.
+    var holdsDiscoveries: Bool { awaitsAnswer && transportHasUnreadInput }
+
+    /// Reports handled (not shed) between two looks at whether to shed (``receive(_:behind:awaiting:_:)``).
+    static var sheddingRecheck: Int { 64 }
+
     /// True while an app's request waits for `queue` (``TurnFlush/hasWaitingRequests``).
     var requestWaits: Bool { queue.getSpecific(key: TurnFlush.key)?.hasWaitingRequests == true }
 
@@ -62,7 +76,9 @@ extension SerialHost {
     /// Sets the queue and handler for events and completions, replacing earlier ones (in place when called on `queue`).
     func replaceEventHandler(queue eventQueue: DispatchQueue, _ handler: @escaping @Sendable (HostEvent) -> Void) {
         onQueue {
-            self.outbox = HostDelivery.outbox(queue: eventQueue, gatheringOn: queue, gate: discoveryGate, handler: handler)
+            // Handed over on the host's own queue: the discoveries wait while a backlog is read toward an answer.
+            let holds: (() -> Bool)? = eventQueue === queue ? { [weak self] in self?.holdsDiscoveries ?? false } : nil
+            self.outbox = HostDelivery.outbox(queue: eventQueue, gatheringOn: queue, gate: discoveryGate, holdsBulk: holds, handler: handler)
         }
     }
 
@@ -84,26 +100,54 @@ extension SerialHost {
         return admitted
     }
 
-    /// Drops the advertising report event `bytes` of legacy PDUs (``HCI/HCIEvent/isLegacyAdvertisingReport(_:)``: LE
-    /// Advertising Report, LE Directed Advertising Report, or an LE Extended Advertising Report whose every report has
-    /// the legacy bit) unread, counted in ``DiscoveryGate/dropped``,
-    /// when the host is behind the controller (`behind`: the read being handled is part of a backlog,
-    /// ``HCITransport/isBehind``) while it waits for an answer that may be among the unread bytes (`awaiting`: a
-    /// command, or in full-host mode an ATT response): the answer is then reached in the time it takes to skip the
-    /// reports, not to handle them, so a connect's steps or a stop during a flood of advertisers do not wait behind
-    /// it. An app's request waiting for the queue counts as an answer waited for (``requestWaits``): it runs after the
-    /// read at hand is skipped, not handled. A dropped advertiser is heard again at its next advertisement. Extended
-    /// reports of extended PDUs are never
-    /// dropped here: they may be pieces of a chain that a missing piece would corrupt (a legacy PDU is always whole).
-    /// Says so at most once a minute. False (nothing done)
-    /// for any other packet, or when not both behind and waiting.
-    func shedsAdvertisingReport(_ bytes: ArraySlice<UInt8>, behind: @autoclosure () -> Bool, awaiting: @autoclosure () -> Bool) -> Bool {
-        guard HCIEvent.isLegacyAdvertisingReport(bytes), awaiting() || requestWaits, behind() else { return false }
-        if discoveryGate.shed() {
+    /// Takes the packets of one read (``HCIPacketWalk``), each to `receive`, except the advertising report events of
+    /// legacy PDUs (``HCI/HCIEvent/isLegacyAdvertisingReport(_:)``: LE Advertising Report, LE Directed Advertising
+    /// Report, or an LE Extended Advertising Report whose every report has the legacy bit), which are dropped unread,
+    /// counted in ``DiscoveryGate/dropped``, while the host is behind the controller (`behind`: the read is part of a
+    /// backlog, ``HCITransport/isBehind``) and waits for an answer that may be among the unread bytes (`awaiting`: a
+    /// command, or in full-host mode an ATT response or a fresh connection attempt). The answer is then reached in the
+    /// time it takes to skip the reports, not to handle them, so a connect's steps or a stop during a flood of
+    /// advertisers do not wait behind it. An app's request waiting for the queue counts as an answer waited for
+    /// (``requestWaits``): it runs after the read at hand is skipped, not handled. A dropped advertiser is heard again
+    /// at its next advertisement. Extended reports of extended PDUs are never dropped here: they may be pieces of a
+    /// chain that a missing piece would corrupt (a legacy PDU is always whole). Says so at most once a minute.
+    ///
+    /// The decision is made at a read's first report and kept for its reports (asked again after any other packet,
+    /// which may have ended the wait, and every ``sheddingRecheck`` reports handled, for a request come meanwhile):
+    /// a skipped report costs its framing and one look at its event code, none of the checks.
+    /// `skipped`, when given, sees each report dropped (a capture records every packet the controller sent).
+    func receive(_ walk: HCIPacketWalk, behind: () -> Bool, awaiting: () -> Bool,
+                 skipped: ((HCIPacketType, ArraySlice<UInt8>) -> Void)? = nil,
+                 _ receive: (HCIPacketType, ArraySlice<UInt8>) -> Void) {
+        var shedding: Bool?
+        var shed = 0, handledReports = 0
+        // The walk calls the body only while it runs, as the three closures live: none escapes.
+        withoutActuallyEscaping(receive) { receive in
+            withoutActuallyEscaping(awaiting) { awaiting in
+                withoutActuallyEscaping(behind) { behind in
+                    walk { type, bytes in
+                        if type == .event, HCIEvent.isLegacyAdvertisingReport(bytes) {
+                            if shedding == nil { shedding = (awaiting() || requestWaits) && behind() }
+                            if shedding == true {
+                                shed &+= 1
+                                skipped?(type, bytes)
+                                return
+                            }
+                            receive(type, bytes)
+                            handledReports &+= 1
+                            if handledReports % Self.sheddingRecheck == 0 { shedding = nil }
+                            return
+                        }
+                        receive(type, bytes)
+                        shedding = nil
+                    }
+                }
+            }
+        }
+        if shed > 0, discoveryGate.shed(count: shed) {
             outbox.post(.event(.notice("advertising reports dropped unread while an answer waited behind them (a connect, a command, "
                                        + "an ATT response during a flood); counted in droppedDiscoveryCount")))
         }
-        return true
     }
 
     /// Takes the reports of a report event of legacy PDUs read in place (``HCI/LEAdvertisingReportView``), the scan
@@ -155,9 +199,11 @@ enum HostDelivery {
     /// The batcher that runs completions on `queue` and hands events to `handler` (dropped while nil).
     /// Items are posted on `host` (the host's own queue), whose blocks each hand over what they produced at once.
     /// Each discovery handed over is counted off `gate`.
-    static func outbox(queue: DispatchQueue, gatheringOn host: DispatchQueue, gate: DiscoveryGate,
+    /// `holdsBulk` holds the discoveries back while true (``SerialBatcher``).
+    static func outbox(queue: DispatchQueue, gatheringOn host: DispatchQueue, gate: DiscoveryGate, holdsBulk: (() -> Bool)? = nil,
                        handler: (@Sendable (HostEvent) -> Void)?) -> SerialBatcher<HostDelivery> {
-        SerialBatcher(queue: queue, gatheringOn: host, isBulk: { if case .event(.discovered) = $0 { true } else { false } }) { item in
+        SerialBatcher(queue: queue, gatheringOn: host, isBulk: { if case .event(.discovered) = $0 { true } else { false } },
+                      holdsBulk: holdsBulk) { item in
             switch item {
             case .event(let event):
                 if case .discovered = event { gate.handedOver() }

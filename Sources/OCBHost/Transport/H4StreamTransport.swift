@@ -44,7 +44,7 @@ public final class H4StreamTransport: HCITransport, @unchecked Sendable {
     /// True while the read being handed over is part of a backlog (``HCITransport/isBehind``); on the transport's queue.
     /// Asked for each advertising report of a flood while the host waits for an answer: read without the lock.
     public var isBehind: Bool { queueChannel?.isBehind ?? false }
-    /// ``channel``, for reads on the transport's queue only: set in ``open(queue:onPacketBytes:onClose:)`` before the
+    /// ``channel``, for reads on the transport's queue only: set in ``open(queue:onPackets:onClose:)`` before the
     /// first read is handed over on that queue, never changed after.
     nonisolated(unsafe) private var queueChannel: DescriptorChannel?
 
@@ -55,12 +55,14 @@ public final class H4StreamTransport: HCITransport, @unchecked Sendable {
     /// (e.g. ``HCITransportError/system(operation:errno:)`` with ECONNREFUSED), or ``HCITransportError/alreadyOpen``.
     public func open(queue: DispatchQueue, onPacket: @escaping @Sendable (HCIPacket) -> Void,
                      onClose: @escaping @Sendable (HCITransportError?) -> Void) throws(HCITransportError) {
-        try open(queue: queue, onPacketBytes: { type, bytes in onPacket(HCIPacket(type: type, bytes: Array(bytes))) }, onClose: onClose)
+        try open(queue: queue, onPackets: { walk in walk { type, bytes in onPacket(HCIPacket(type: type, bytes: Array(bytes))) } },
+                 onClose: onClose)
     }
 
-    /// Opens the stream and frames each read in place (``HCI/H4Decoder/frames(in:_:)``): a packet lying wholly in one
-    /// read is handed over as a slice of it. Throws as ``open(queue:onPacket:onClose:)``.
-    public func open(queue: DispatchQueue, onPacketBytes: @escaping @Sendable (HCIPacketType, ArraySlice<UInt8>) -> Void,
+    /// Opens the stream and frames each read in place (``HCI/H4Decoder/frames(in:_:)``): the packets of a read are
+    /// one walk, a packet lying wholly in the read handed over as a slice of it. A framing error ends the stream
+    /// after the packets before it. Throws as ``open(queue:onPacket:onClose:)``.
+    public func open(queue: DispatchQueue, onPackets: @escaping @Sendable (HCIPacketWalk) -> Void,
                      onClose: @escaping @Sendable (HCITransportError?) -> Void) throws(HCITransportError) {
         lock.lock()
         defer { lock.unlock() }
@@ -78,16 +80,19 @@ public final class H4StreamTransport: HCITransport, @unchecked Sendable {
         queueChannel = channel
         let framer = H4Framer()
         channel.start(onChunk: { [unowned channel] chunk in
-            do throws(H4Error) {
-                // A packet that ends the channel (the host closing it) stops the framing: nothing after it is handed over.
-                try framer.decoder.frames(in: chunk) { type, bytes in
-                    onPacketBytes(type, bytes)
-                    return channel.isOpen
+            var failure: H4Error?
+            onPackets { body in
+                do throws(H4Error) {
+                    // A packet that ends the channel (the host closing it) stops the framing: nothing after it is handed over.
+                    try framer.decoder.frames(in: chunk) { type, bytes in
+                        body(type, bytes)
+                        return channel.isOpen
+                    }
+                } catch {
+                    failure = error
                 }
-                return nil
-            } catch {
-                return .framing(error)
             }
+            return failure.map { .framing($0) }
         }, onEnd: onClose)
     }
 

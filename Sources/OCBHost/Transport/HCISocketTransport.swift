@@ -51,11 +51,13 @@ public final class HCISocketTransport: HCITransport, @unchecked Sendable {
     /// ``HCITransportError/busy(controller:)``, ``HCITransportError/noSuchController(_:)``, or ``HCITransportError/alreadyOpen``.
     public func open(queue: DispatchQueue, onPacket: @escaping @Sendable (HCIPacket) -> Void,
                      onClose: @escaping @Sendable (HCITransportError?) -> Void) throws(HCITransportError) {
-        try open(queue: queue, onPacketBytes: { type, bytes in onPacket(HCIPacket(type: type, bytes: Array(bytes))) }, onClose: onClose)
+        try open(queue: queue, onPackets: { walk in walk { type, bytes in onPacket(HCIPacket(type: type, bytes: Array(bytes))) } },
+                 onClose: onClose)
     }
 
-    /// Opens as ``open(queue:onPacket:onClose:)``, handing each datagram's packet over as a slice of the datagram.
-    public func open(queue: DispatchQueue, onPacketBytes: @escaping @Sendable (HCIPacketType, ArraySlice<UInt8>) -> Void,
+    /// Opens as ``open(queue:onPacket:onClose:)``, handing each datagram's packet over as a walk of one packet, a
+    /// slice of the datagram.
+    public func open(queue: DispatchQueue, onPackets: @escaping @Sendable (HCIPacketWalk) -> Void,
                      onClose: @escaping @Sendable (HCITransportError?) -> Void) throws(HCITransportError) {
         lock.lock()
         defer { lock.unlock() }
@@ -81,7 +83,7 @@ public final class HCISocketTransport: HCITransport, @unchecked Sendable {
         reader.start(onChunk: { datagram in
             // One packet per read: indicator then bytes. Unknown indicators (e.g. vendor diagnostics) are skipped.
             if let first = datagram.first, let type = HCIPacketType(rawValue: first) {
-                onPacketBytes(type, datagram.dropFirst())
+                onPackets { body in body(type, datagram.dropFirst()) }
             }
             return nil
         }, onEnd: { error in

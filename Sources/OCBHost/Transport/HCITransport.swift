@@ -17,12 +17,14 @@ public protocol HCITransport: AnyObject, Sendable {
     func open(queue: DispatchQueue, onPacket: @escaping @Sendable (HCIPacket) -> Void,
               onClose: @escaping @Sendable (HCITransportError?) -> Void) throws(HCITransportError)
 
-    /// Opens as ``open(queue:onPacket:onClose:)`` does, handing each received packet over as its type and its bytes
-    /// (header and payload, without the H4 indicator) instead of an ``HCI/HCIPacket`` of its own: a transport that reads
-    /// many packets at once (an H4 stream) gives slices of the read, so a packet the host only looks at (an advertising
-    /// report, one skipped unread during a flood) costs no copy. A slice kept beyond the call keeps its whole read alive.
-    /// The default wraps ``open(queue:onPacket:onClose:)``.
-    func open(queue: DispatchQueue, onPacketBytes: @escaping @Sendable (HCIPacketType, ArraySlice<UInt8>) -> Void,
+    /// Opens as ``open(queue:onPacket:onClose:)`` does, handing the packets of each read over together and in place:
+    /// `onPackets` gets an ``HCIPacketWalk`` that calls its body with each packet's type and bytes (header and
+    /// payload, without the H4 indicator), a transport that reads many packets at once (an H4 stream) giving slices of
+    /// the read. A packet the host only looks at (an advertising report, one skipped unread during a flood) costs no
+    /// copy, and the host pays its own per-callback costs (its weak reference, its checks) once a read, not once a
+    /// packet. A slice kept beyond the call keeps its whole read alive. The default wraps ``open(queue:onPacket:onClose:)``
+    /// (a walk of one packet).
+    func open(queue: DispatchQueue, onPackets: @escaping @Sendable (HCIPacketWalk) -> Void,
               onClose: @escaping @Sendable (HCITransportError?) -> Void) throws(HCITransportError)
 
     /// Sends one packet (its whole H4 form, indicator first), waiting for writability if the kernel buffer is full.
@@ -55,10 +57,10 @@ public protocol HCITransport: AnyObject, Sendable {
 }
 
 extension HCITransport {
-    /// Each packet as ``open(queue:onPacket:onClose:)`` gives it, its bytes as a slice of its own array.
-    public func open(queue: DispatchQueue, onPacketBytes: @escaping @Sendable (HCIPacketType, ArraySlice<UInt8>) -> Void,
+    /// Each packet as ``open(queue:onPacket:onClose:)`` gives it, as a walk of one packet, its bytes a slice of its own array.
+    public func open(queue: DispatchQueue, onPackets: @escaping @Sendable (HCIPacketWalk) -> Void,
                      onClose: @escaping @Sendable (HCITransportError?) -> Void) throws(HCITransportError) {
-        try open(queue: queue, onPacket: { packet in onPacketBytes(packet.type, packet.bytes[...]) }, onClose: onClose)
+        try open(queue: queue, onPacket: { packet in onPackets { body in body(packet.type, packet.bytes[...]) } }, onClose: onClose)
     }
     /// False for a transport that cannot tell (it delivers what it has at once).
     public var hasUnreadInput: Bool { false }
@@ -69,3 +71,9 @@ extension HCITransport {
     /// Nothing to say.
     public func takeNotices() -> [String] { [] }
 }
+
+/// The packets of one read, as ``HCITransport/open(queue:onPackets:onClose:)`` hands them over: called with a body,
+/// it calls the body with each packet's type and bytes (header and payload, without the H4 indicator; for an H4
+/// stream a slice of the read, for a packet split over reads one of the framer's buffer), in order, then returns.
+/// Valid only during the `onPackets` call it was given to.
+public typealias HCIPacketWalk = (_ body: (HCIPacketType, ArraySlice<UInt8>) -> Void) -> Void
