@@ -74,6 +74,12 @@ private func flood(_ peer: VirtualPeer, _ count: Int) -> Double? {
 }
 
 /// Connects to alpha and disconnects `times` times; the seconds from connect() to didConnect of each.
+///
+/// A connection is made when the initiator hears the advertiser's next connectable advertisement (Core v5.4 Vol 6
+/// Part B §4.5), so each connect waits for alpha's next one: between 0 and its 50 ms interval (`ALPHA_INTERVAL_MS`,
+/// Tests/Peer/advertisers.py). Alpha starts advertising again at once after a disconnect; the pause before the next
+/// connect is 100 ms plus a random part of the interval, so each connect lands at a random point of it, as a
+/// connect during a flood does (a fixed pause would land at the same point every time and measure only that one).
 private func connectTimes(_ manager: CBCentralManager, _ central: FloodCentral, _ alpha: CBPeripheral, times: Int) -> [Double]? {
     var seconds: [Double] = []
     for _ in 0..<times {
@@ -84,14 +90,15 @@ private func connectTimes(_ manager: CBCentralManager, _ central: FloodCentral, 
         seconds.append(Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18)
         manager.cancelPeripheralConnection(alpha)
         guard central.wait({ !$0.isConnected }) else { return nil }
-        usleep(100_000)  // the peer's alpha advertises again
+        usleep(100_000 + UInt32.random(in: 0..<50_000))  // the peer's alpha advertises again; a random phase of its interval
     }
     return seconds
 }
 
 /// Runs the flood against the virtual peer through CBCentralManager and prints its figures; false on failure.
-/// `count` distinct advertisers (peer control `flood`, Tests/Peer/README.md), the scan without AllowDuplicates.
-func runFloodBenchmark(count: Int) -> Bool {
+/// `count` distinct advertisers (peer control `flood`, Tests/Peer/README.md), the scan without AllowDuplicates;
+/// `quietConnects` connects without a flood, then `floodConnects` floods with one connect during each.
+func runFloodBenchmark(count: Int, quietConnects: Int = 15, floodConnects: Int = 7) -> Bool {
     func fail(_ what: String) -> Bool {
         FileHandle.standardError.write(Data("Benchmarks: \(what)\n".utf8))
         return false
@@ -109,7 +116,7 @@ func runFloodBenchmark(count: Int) -> Bool {
     manager.scanForPeripherals(withServices: nil, options: nil)
     guard central.wait({ $0.alpha != nil }), let alpha = central.alpha else { return fail("OCB Alpha was not found") }
     manager.stopScan()
-    guard let quiet = connectTimes(manager, central, alpha, times: 5) else { return fail("connect without a flood failed") }
+    guard let quiet = connectTimes(manager, central, alpha, times: quietConnects) else { return fail("connect without a flood failed") }
     let before = residentKiB()
 
     // 1. A flood with nothing else going on: how much of it the app discovers, memory at its peak and after stopScan.
@@ -129,33 +136,43 @@ func runFloodBenchmark(count: Int) -> Bool {
     usleep(3_000_000)
     let after = residentKiB().now
 
-    // 2. The same flood with a connect while it runs (its first reports are in).
-    central.forgetAlpha()
-    central.resetFlood()
-    manager.scanForPeripherals(withServices: nil, options: nil)
-    guard central.wait({ $0.alpha != nil }) else { return fail("the third scan found nothing") }
-    let done = DispatchSemaphore(value: 0)
-    let peerSeconds = LockedDouble()
-    DispatchQueue.global().async {
-        peerSeconds.value = flood(peer, count) ?? -1
-        done.signal()
+    // 2. The same flood with a connect while it runs (its first reports are in), once per flood.
+    var during: [Double] = []
+    var duringDiscovered: [Int] = [], shed: [Int] = []
+    for _ in 0..<floodConnects {
+        central.forgetAlpha()
+        central.resetFlood()
+        let droppedBefore = manager.droppedDiscoveryCount
+        manager.scanForPeripherals(withServices: nil, options: nil)
+        guard central.wait({ $0.alpha != nil }) else { return fail("the scan before a flood found nothing") }
+        let done = DispatchSemaphore(value: 0)
+        let peerSeconds = LockedDouble()
+        DispatchQueue.global().async {
+            peerSeconds.value = flood(peer, count) ?? -1
+            done.signal()
+        }
+        guard central.wait({ $0.flood > 0 }) else { return fail("no flood report arrived") }
+        guard let took = connectTimes(manager, central, alpha, times: 1) else { return fail("connect during the flood failed") }
+        guard done.wait(timeout: .now() + 300) == .success, peerSeconds.value >= 0 else { return fail("the peer's flood failed") }
+        _ = central.wait(within: 2) { $0.flood >= count }
+        during += took
+        duringDiscovered.append(central.floodDiscoveries)
+        shed.append(manager.droppedDiscoveryCount - droppedBefore)
+        manager.stopScan()
     }
-    guard central.wait({ $0.flood > 0 }) else { return fail("no flood report arrived") }
-    guard let during = connectTimes(manager, central, alpha, times: 1) else { return fail("connect during the flood failed") }
-    guard done.wait(timeout: .now() + 300) == .success, peerSeconds.value >= 0 else { return fail("the peer's flood failed") }
-    _ = central.wait(within: 2) { $0.flood >= count }
-    let duringDiscovered = central.floodDiscoveries
-    let shed = manager.droppedDiscoveryCount - dropped
-    manager.stopScan()
 
     func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
     print(String(format: "flood: %d distinct advertisers in %.2f s from the peer; %d discovered, %d dropped (counted), "
                  + "all accounted for %.2f s after the peer's last write",
                  count, alone, discovered, dropped, Double(settled.components.seconds) + Double(settled.components.attoseconds) / 1e18))
     print("resident set: \(before.now / 1024) MiB before the scan, peak \(peak / 1024) MiB, \(after / 1024) MiB 3 s after stopScan")
-    print(String(format: "connect to OCB Alpha: %.0f ms without a flood (median of 5), %.0f ms during it (%.2fx); "
-                 + "%d discovered during that flood, %d dropped (counted, skipped unread while the connect waited)",
-                 median(quiet) * 1000, during[0] * 1000, during[0] / median(quiet), duringDiscovered, shed))
+    func milliseconds(_ values: [Double]) -> String { values.sorted().map { String(format: "%.0f", $0 * 1000) }.joined(separator: " ") }
+    let quietMedian = String(format: "%.0f", median(quiet) * 1000), duringMedian = String(format: "%.0f", median(during) * 1000)
+    print("connect to OCB Alpha: median \(quietMedian) ms without a flood (\(quiet.count) connects: \(milliseconds(quiet)) ms), "
+          + "\(duringMedian) ms during one (\(during.count) floods: \(milliseconds(during)) ms), "
+          + String(format: "%.2fx", median(during) / median(quiet)))
+    print("during each of those floods: \(duringDiscovered.map(String.init).joined(separator: ", ")) discovered, "
+          + "\(shed.map(String.init).joined(separator: ", ")) dropped (counted, most skipped unread while the connect waited)")
     return true
 }
 
