@@ -44,7 +44,7 @@ let package = Package(
         .executableTarget(name: "Benchmarks", dependencies: ["OCBAdvertising", "OCBHCI", "OCBL2CAP", "OCBATT", "OCBHost", "CoreBluetooth", "PeerSupport"]),
         .executableTarget(name: "FuzzHarness", dependencies: ["OCBCore", "OCBAdvertising", "OCBHCI", "OCBL2CAP", "OCBATT", "OCBGATT", "OCBHost"]),
         .target(name: "PeerSupport", path: "Tests/PeerSupport"),
-        .target(name: "FuzzSupport", path: "Tests/FuzzSupport"),
+        .target(name: "FuzzSupport", dependencies: ["OCBHCI"], path: "Tests/FuzzSupport"),
         .testTarget(name: "OCBCoreTests", dependencies: ["OCBCore"]),
         .testTarget(name: "OCBAdvertisingTests", dependencies: ["FuzzSupport", "OCBAdvertising", "OCBCore", "OCBHCI"]),
         .testTarget(name: "OCBHCITests", dependencies: ["FuzzSupport", "OCBHCI", "OCBAdvertising", "OCBCore"]),
@@ -53,7 +53,7 @@ let package = Package(
         .testTarget(name: "OCBATTTests", dependencies: ["FuzzSupport", "OCBATT", "OCBL2CAP", "OCBHCI", "OCBCore"]),
         .testTarget(name: "OCBGATTTests", dependencies: ["FuzzSupport", "OCBGATT", "OCBATT", "OCBCore", "PeerSupport", "OCBHost", "OCBHCI"]),
         .testTarget(name: "OCBHostTests", dependencies: ["FuzzSupport", "OCBHost", "OCBSMP", "OCBGATT", "OCBHCI", "OCBCore", "PeerSupport"]),
-        .testTarget(name: "CoreBluetoothTests", dependencies: ["CoreBluetooth", "OCBAdvertising", "OCBHost", "OCBGATT", "OCBATT", "OCBHCI", "OCBCore", "PeerSupport"]),
+        .testTarget(name: "CoreBluetoothTests", dependencies: ["FuzzSupport", "CoreBluetooth", "OCBAdvertising", "OCBHost", "OCBGATT", "OCBATT", "OCBHCI", "OCBCore", "PeerSupport"]),
         .testTarget(name: "OCBToolKitTests", dependencies: ["FuzzSupport", "OCBToolKit", "OCBHCI", "OCBAdvertising", "OCBCore", "OCBATT", "OCBGATT", "PeerSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -290,6 +290,10 @@ extension CBCentralManager {
         }
     }
 
+    /// The NSNumbers of `true` and `false` every advertisementData shares (immutable, so safe on any thread).
+    nonisolated(unsafe) private static let trueNumber = NSNumber(value: true)
+    nonisolated(unsafe) private static let falseNumber = NSNumber(value: false)
+
     /// Whether an advertisement passes the scan's service and solicitation filters.
     static func matches(_ report: AdvertisementReport, _ parameters: ScanParameters) -> Bool {
         guard let services = parameters.services, !services.isEmpty else { return true }
@@ -298,14 +302,24 @@ extension CBCentralManager {
         return report.solicitedServiceUUIDs.contains(where: parameters.solicitedServices.contains)
     }
 
-    /// The advertisementData dictionary with Apple's keys and value types.
+    /// The advertisementData dictionary with Apple's keys and value types. Built once per new advertisement (with
+    /// AllowDuplicates, once per report whose data changed): room for its usual entries is made up front, the
+    /// booleans are two shared NSNumbers, and the manufacturer data is written straight into a `Data` of its size.
     static func advertisementData(_ report: AdvertisementReport) -> [String: Any] {
-        var data: [String: Any] = [CBAdvertisementDataIsConnectable: NSNumber(value: report.isConnectable)]
-        if report.isTruncated { data[CBAdvertisementDataIsTruncatedKey] = NSNumber(value: true) }
+        var data = [String: Any](minimumCapacity: 6)
+        data[CBAdvertisementDataIsConnectable] = report.isConnectable ? trueNumber : falseNumber
+        if report.isTruncated { data[CBAdvertisementDataIsTruncatedKey] = trueNumber }
         if let name = report.localName { data[CBAdvertisementDataLocalNameKey] = name }
         if let manufacturer = report.manufacturerData {
-            let id = manufacturer.companyID
-            data[CBAdvertisementDataManufacturerDataKey] = Data([UInt8(truncatingIfNeeded: id), UInt8(truncatingIfNeeded: id >> 8)] + manufacturer.payload)
+            // Company Identifier little-endian first, then the manufacturer's bytes, as iOS gives it: written into a
+            // Data of the final size (held inline up to 14 bytes), with no intermediate array.
+            var bytes = Data(count: 2 + manufacturer.payload.count)
+            bytes.withUnsafeMutableBytes { raw in
+                raw[0] = UInt8(truncatingIfNeeded: manufacturer.companyID)
+                raw[1] = UInt8(truncatingIfNeeded: manufacturer.companyID >> 8)
+                manufacturer.payload.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: raw[2...]).copyMemory(from: $0) }
+            }
+            data[CBAdvertisementDataManufacturerDataKey] = bytes
         }
         if !report.serviceData.isEmpty {
             var serviceData: [CBUUID: Data] = [:]

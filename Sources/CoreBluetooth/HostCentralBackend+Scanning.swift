@@ -95,7 +95,18 @@ extension HostCentralBackend {
     /// data is the first Manufacturer Specific Data structure (company identifier, then its bytes); TX power is the
     /// TX Power Level AD structure (0x0A), not the extended report's field; RSSI nil when the controller gave 127.
     /// Overflow service UUIDs (Apple's hashed bitmap) cannot be decoded back to UUIDs: always empty.
+    ///
+    /// Advertising data without a scan response and without lists or maps to build (no service UUIDs, solicited
+    /// UUIDs or service data: a beacon's, a sensor's manufacturer data) is read in place in one pass
+    /// (``Advertising/AdvertisingDataView/fields()``, which agrees with the full parse), with no array per structure;
+    /// any other goes through the full parse.
     static func report(_ device: DiscoveredDevice) -> AdvertisementReport {
+        if device.scanResponseData == nil, let report = inPlaceReport(device) { return report }
+        return parsedReport(device)
+    }
+
+    /// ``report(_:)`` through the full parse (``Advertising/AdvertisingData``, ``Advertising/MergedAdvertisement``).
+    static func parsedReport(_ device: DiscoveredDevice) -> AdvertisementReport {
         let merged = MergedAdvertisement(advertisingData: AdvertisingData(bytes: device.advertisingData),
                                          scanResponse: device.scanResponseData.map { AdvertisingData(bytes: $0) })
         let manufacturer = merged.manufacturerData.first
@@ -104,6 +115,25 @@ extension HostCentralBackend {
                                          serviceUUIDs: merged.serviceUUIDs, txPowerLevel: merged.txPowerLevel.map(Int.init),
                                          isConnectable: device.isConnectable, solicitedServiceUUIDs: merged.solicitedServiceUUIDs)
         report.hasScanResponse = device.scanResponseData != nil
+        report.isTruncated = device.isTruncated
+        return report
+    }
+
+    /// ``report(_:)`` of advertising data read in place, or nil when it holds a list or map of its own (service
+    /// UUIDs, solicited UUIDs, service data) for the full parse to build.
+    static func inPlaceReport(_ device: DiscoveredDevice) -> AdvertisementReport? {
+        let view = AdvertisingDataView(device.advertisingData)
+        let fields = view.fields()
+        guard fields.serviceUUIDCount == 0, fields.solicitedServiceUUIDCount == 0, fields.serviceDataCount == 0 else { return nil }
+        let bytes = view.bytes
+        // Company Identifier (2 octets, little-endian), then the manufacturer's data (Core Supplement v11 Part A §1.4).
+        let manufacturer = fields.manufacturerData.map { range in
+            ManufacturerData(companyID: UInt16(bytes[range.lowerBound]) | UInt16(bytes[range.lowerBound + 1]) << 8,
+                             payload: Array(bytes[(range.lowerBound + 2)..<range.upperBound]))
+        }
+        var report = AdvertisementReport(peer: device.peer, rssi: device.rssi.map(Int.init), localName: fields.localName.map(view.string),
+                                         manufacturerData: manufacturer, txPowerLevel: fields.txPowerLevel.map(Int.init),
+                                         isConnectable: device.isConnectable)
         report.isTruncated = device.isTruncated
         return report
     }

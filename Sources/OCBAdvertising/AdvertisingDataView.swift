@@ -66,6 +66,9 @@ public struct AdvertisingDataView: Sequence, Sendable {
             case 0x02, 0x03: fields.serviceUUIDCount += value.count / 2
             case 0x04, 0x05: fields.serviceUUIDCount += value.count / 4
             case 0x06, 0x07: fields.serviceUUIDCount += value.count / 16
+            case 0x14: fields.solicitedServiceUUIDCount += value.count / 2
+            case 0x1F: fields.solicitedServiceUUIDCount += value.count / 4
+            case 0x15: fields.solicitedServiceUUIDCount += value.count / 16
             case 0x16: if value.count >= 2 { fields.serviceDataCount += 1 }
             case 0x20: if value.count >= 4 { fields.serviceDataCount += 1 }
             case 0x21: if value.count >= 16 { fields.serviceDataCount += 1 }
@@ -92,6 +95,8 @@ public struct AdvertisingDataView: Sequence, Sendable {
         /// Service UUIDs listed (0x02-0x07, every width, incomplete and complete lists; the whole UUIDs of a list
         /// whose length is not a multiple of their width; repeats counted).
         public var serviceUUIDCount = 0
+        /// Service UUIDs solicited (0x14, 0x1F, 0x15: 16-, 32- and 128-bit lists; whole UUIDs only; repeats counted).
+        public var solicitedServiceUUIDCount = 0
         /// Service Data structures (0x16, 0x20, 0x21) long enough for their UUID.
         public var serviceDataCount = 0
         /// The first Manufacturer Specific Data (0xFF) structure's data: Company Identifier (2, little-endian), then

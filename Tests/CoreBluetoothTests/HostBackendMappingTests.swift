@@ -3,6 +3,7 @@ import OCBATT
 import OCBCore
 @testable import CoreBluetooth
 import Foundation
+import FuzzSupport
 import OCBGATT
 import OCBHCI
 import OCBHost
@@ -39,6 +40,34 @@ import Testing
     let advertisementData = CBCentralManager.advertisementData(report)
     #expect((advertisementData[CBAdvertisementDataManufacturerDataKey] as? Data).map { [UInt8]($0) } == [0xFF, 0xFF, 0x0C, 0xB2, 0x02, 0xB0],
             "company identifier 0xFFFF little-endian first, as iOS gives it")
+}
+
+/// Advertising data read in place (no scan response, no lists or maps) gives the report the full parse gives: on
+/// every payload of the fixture captures and mutations of each, and on a beacon's manufacturer data with a name
+/// padded with NULs (stripped, as BlueZ does) and a TX Power Level.
+@Test func theInPlaceReportIsTheFullParsesOnEveryCapturedPayload() throws {
+    let peer = PeerAddress(address: try #require(BluetoothAddress("C1:B0:00:00:00:02")), type: .random)
+    // Flags 0x06; Manufacturer Specific Data, company 0x004C, 02 15; Complete Local Name "Tag" and two NULs;
+    // TX Power Level −8 dBm (Core Supplement v11 Part A §1.2-§1.5).
+    let beacon: [UInt8] = [0x02, 0x01, 0x06, 0x05, 0xFF, 0x4C, 0x00, 0x02, 0x15, 0x06, 0x09, 0x54, 0x61, 0x67, 0x00, 0x00, 0x02, 0x0A, 0xF8]
+    let tag = try #require(HostCentralBackend.inPlaceReport(DiscoveredDevice(peer: peer, rssi: -60, isConnectable: false,
+                                                                             advertisingData: beacon, scanResponseData: nil)))
+    #expect(tag.localName == "Tag" && tag.txPowerLevel == -8 && tag.rssi == -60 && !tag.isConnectable)
+    #expect(tag.manufacturerData.map { [$0.companyID] + $0.payload.map(UInt16.init) } == [0x004C, 0x02, 0x15])
+    var random = FuzzRandom(seed: 0x5CA9)
+    var payloads = CaptureCorpus.advertisingPayloads
+    #expect(payloads.count > 50)
+    for payload in CaptureCorpus.advertisingPayloads { payloads.append(random.mutate(payload)) }
+    var inPlace = 0
+    for bytes in payloads + [beacon] {
+        let device = DiscoveredDevice(peer: peer, rssi: -70, isConnectable: true, advertisingData: bytes, scanResponseData: nil)
+        guard let fast = HostCentralBackend.inPlaceReport(device) else { continue }
+        inPlace += 1
+        let full = HostCentralBackend.parsedReport(device)
+        #expect(fast.hasSameContent(as: full) && fast.rssi == full.rssi && fast.peer == full.peer, "\(bytes)")
+        #expect(fast.hasScanResponse == full.hasScanResponse && fast.isTruncated == full.isTruncated)
+    }
+    #expect(inPlace > 20, "most captured payloads (flags, names, manufacturer data) are read in place")
 }
 
 @Test func gattAndHostErrorsMapAsIOSReportsThem() {

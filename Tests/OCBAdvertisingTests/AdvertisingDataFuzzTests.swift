@@ -9,24 +9,7 @@ import FuzzSupport
 
 @Suite struct AdvertisingDataFuzzTests {
     /// Every advertising and scan response payload of the fixture captures (legacy and extended reports).
-    static let corpus: [[UInt8]] = {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let folder = root.appendingPathComponent("Fixtures/captures")
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.filter { $0.hasSuffix(".btsnoop") }.sorted() ?? []
-        var payloads: Set<[UInt8]> = []
-        for name in names {
-            guard let capture = try? CaptureFile.read(path: folder.appendingPathComponent(name).path) else { continue }
-            for record in capture.records {
-                guard let packet = record.packet, packet.type == .event, case .leMeta(let meta)? = try? HCIEvent(packet: packet) else { continue }
-                switch meta {
-                case .advertisingReport(let event): event.reports.forEach { payloads.insert($0.data) }
-                case .extendedAdvertisingReport(let event): event.reports.forEach { payloads.insert($0.data) }
-                default: break
-                }
-            }
-        }
-        return payloads.sorted { $0.lexicographicallyPrecedes($1) }
-    }()
+    static var corpus: [[UInt8]] { CaptureCorpus.advertisingPayloads }
 
     /// Checks one input against both modes: strict agrees with lenient, and lenient keeps the well-formed prefix.
     static func check(_ bytes: [UInt8]) {

@@ -16,6 +16,9 @@ import Testing
         #expect(fields.serviceUUIDCount == 1)
         #expect(fields.localName.map(view.string) == "Pi" && fields.isLocalNameComplete)
         #expect(view.serviceUUIDs == [BluetoothUUID(0x180F)])
+        // 16-bit Service Solicitation UUIDs 0x1812 (0x14) and 128-bit ones (0x15), one each: two solicited.
+        let solicited = AdvertisingDataView([0x03, 0x14, 0x12, 0x18, 0x11, 0x15] + [UInt8](repeating: 0xA5, count: 16)).fields()
+        #expect(solicited.solicitedServiceUUIDCount == 2 && solicited.serviceUUIDCount == 0)
     }
 
     @Test func paddingAndACutStructureEndTheWalk() {
@@ -62,6 +65,9 @@ import Testing
             #expect(view.serviceUUIDs == parsed.serviceUUIDs, "\(bytes)")
             #expect(fields.txPowerLevel == parsed.txPowerLevel, "\(bytes)")
             #expect(fields.manufacturerDataCount == parsed.manufacturerData.count, "\(bytes)")
+            #expect((fields.solicitedServiceUUIDCount == 0) == parsed.solicitedServiceUUIDs.isEmpty, "\(bytes)")
+            #expect((fields.serviceDataCount == 0) == parsed.serviceData.isEmpty, "\(bytes)")
+            #expect((fields.serviceUUIDCount == 0) == parsed.serviceUUIDs.isEmpty, "\(bytes)")
             if let range = fields.manufacturerData, let first = parsed.manufacturerData.first {
                 #expect(UInt16(bytes[range.lowerBound]) | UInt16(bytes[range.lowerBound + 1]) << 8 == first.companyID)
                 #expect(Array(bytes[(range.lowerBound + 2)..<range.upperBound]) == first.payload)
