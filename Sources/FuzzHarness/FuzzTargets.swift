@@ -113,7 +113,9 @@ struct FuzzTarget: Sendable {
     }
 
     /// H4Decoder (Vol 4 Part A §2) on a byte stream cut into chunks whose sizes the input's first byte seeds: the
-    /// packets and the error do not depend on where reads end, and nothing is decoded past the bytes.
+    /// packets and the error do not depend on where reads end, and nothing is decoded past the bytes. The in-place
+    /// framer the H4 transport reads with (``HCI/H4Decoder/frames(in:_:)``) hands over the same packets and fails
+    /// alike, also when its body stops it early once (the rest kept for the next read).
     static func h4Stream(_ bytes: [UInt8]) {
         guard let seed = bytes.first else { return }
         let stream = Array(bytes.dropFirst())
@@ -135,6 +137,34 @@ struct FuzzTarget: Sendable {
         check(chunkedPackets == packets, "the packets depend on the read boundaries")
         check((chunkedError == nil) == (error == nil), "an H4 fault depends on the read boundaries")
         check(packets.reduce(0) { $0 + 1 + $1.bytes.count } <= stream.count, "H4 packets hold more bytes than came in")
+
+        var framer = H4Decoder()
+        var framed: [HCIPacket] = []
+        var framedError: H4Error?
+        let stopAt = Int(seed >> 3)  // the packet after which the body stops the framing once
+        start = 0
+        size = Int(seed % 5) + 1
+        // The reads, then an empty one that hands over what an early stop left in the buffer.
+        var reads: [ArraySlice<UInt8>] = []
+        while start < stream.count {
+            let end = min(stream.count, start + size)
+            reads.append(stream[start..<end])
+            start = end
+            size = size % 11 + 1
+        }
+        for read in reads + [[]] {
+            do throws(H4Error) {
+                try framer.frames(in: Array(read)) { type, packetBytes in
+                    framed.append(HCIPacket(type: type, bytes: Array(packetBytes)))
+                    return framed.count != stopAt
+                }
+            } catch {
+                framedError = error
+                break
+            }
+        }
+        check(framed == packets, "the in-place framer hands over other packets than the decoder")
+        check((framedError == nil) == (error == nil), "the in-place framer fails where the decoder does not, or not where it does")
     }
 
     /// L2CAPRecombiner (Vol 3 Part A §7.2) on ACL packets built from the input: per packet one byte (bits 0-1 the
@@ -175,6 +205,17 @@ struct FuzzTarget: Sendable {
         check(fields.flags == parsed.flags?.rawValue, "the view's flags are not the parse's")
         check(fields.isLocalNameComplete == parsed.isLocalNameComplete, "the view's name completeness is not the parse's")
         check(fields.manufacturerDataCount == parsed.manufacturerData.count, "the view counts other manufacturer data")
+        // What the backend's in-place report relies on: no count where the parse has nothing, and the reverse.
+        check((fields.serviceUUIDCount == 0) == parsed.serviceUUIDs.isEmpty, "the view's service UUID count disagrees with the parse")
+        check((fields.solicitedServiceUUIDCount == 0) == parsed.solicitedServiceUUIDs.isEmpty,
+              "the view's solicited UUID count disagrees with the parse")
+        check((fields.serviceDataCount == 0) == parsed.serviceData.isEmpty, "the view's service data count disagrees with the parse")
+        if let range = fields.manufacturerData, let first = parsed.manufacturerData.first {
+            check(UInt16(bytes[range.lowerBound]) | UInt16(bytes[range.lowerBound + 1]) << 8 == first.companyID
+                  && Array(bytes[(range.lowerBound + 2)..<range.upperBound]) == first.payload, "the view's manufacturer data is not the parse's")
+        } else {
+            check(fields.manufacturerData == nil && parsed.manufacturerData.isEmpty, "the view finds manufacturer data the parse does not")
+        }
     }
 
     /// Traps with a message: the fuzzer's signal that an invariant broke.

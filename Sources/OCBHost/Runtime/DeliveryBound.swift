@@ -22,8 +22,9 @@ package struct DeliveryBound {
     package init(limit: Int) { self.limit = limit }
 
     /// Whether one more may wait at `now`; when not, it is counted as dropped, and `warn` is true for the first drop of
-    /// an overflow unless the last warning was less than ``warningInterval`` ago.
-    package mutating func admit(now: ContinuousClock.Instant = .now) -> (admitted: Bool, warn: Bool) {
+    /// an overflow unless the last warning was less than ``warningInterval`` ago. The clock is read only then, not
+    /// for each delivery admitted.
+    package mutating func admit(now: @autoclosure () -> ContinuousClock.Instant = .now) -> (admitted: Bool, warn: Bool) {
         guard inFlight >= limit else {
             inFlight += 1
             return (true, false)
@@ -31,6 +32,7 @@ package struct DeliveryBound {
         dropped += 1
         guard !warned else { return (false, false) }
         warned = true
+        let now = now()
         if let lastWarning, now < lastWarning.advanced(by: Self.warningInterval) { return (false, false) }
         lastWarning = now
         return (false, true)

@@ -43,9 +43,9 @@ final class DiscoveryGate: @unchecked Sendable {
 
     /// Whether one more discovery may wait at `now`; when not, it is counted as dropped, and `warn` is true for the
     /// first drop of an overflow (the next overflow warns again once the handler has caught up), at most once a minute
-    /// (``DeliveryBound``).
-    func admit(now: ContinuousClock.Instant = .now) -> (admitted: Bool, warn: Bool) {
-        lock.withLock { bound.admit(now: now) }
+    /// (``DeliveryBound``; the clock is read only for a drop).
+    func admit(now: @autoclosure () -> ContinuousClock.Instant = .now) -> (admitted: Bool, warn: Bool) {
+        lock.withLock { bound.admit(now: now()) }
     }
 
     /// One admitted discovery reached the handler.
