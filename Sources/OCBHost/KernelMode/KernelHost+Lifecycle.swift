@@ -168,7 +168,7 @@ extension KernelHost {
 
     /// Sends a command; the result is its return parameters after Status (on `queue`).
     func command<C: HCICommand>(_ type: C.Type, _ command: C, _ done: @escaping (Result<C.ReturnParameters, HostError>) -> Void) {
-        guard let transport else { return done(.failure(.notPoweredOn(currentState))) }
+        guard transport != nil else { return done(.failure(.notPoweredOn(currentState))) }
         let ticket = commands.enqueue(command)
         commandHandlers[ticket] = { result in
             done(result.flatMap { bytes in

@@ -30,6 +30,8 @@ enum ScanCommand {
         let kind = invocation.passive ? "passive" : "active"
         CentralSession.progress("scanning (\(kind))" + (invocation.duration.map { " for \(CentralSession.seconds($0))" } ?? "")
                                 + (invocation.duration == nil ? ", Ctrl-C to stop…" : "…"))
+        // The scan prints each discovery and keeps no peripheral: the delegate posts the address instead.
+        session.delegate.keepsNoPeripherals = true
         session.manager.scanForPeripherals(withServices: services, options: options)
 
         let start = ContinuousClock.now
@@ -44,7 +46,14 @@ enum ScanCommand {
             defer { if !session.inbox.hasWaiting { output.flush() } }
             switch event {
             case .discovered(let peripheral, let advertisement, let rssi):
+                // Posted before the scan told the delegate to take snapshots.
                 let snapshot = AdvertisementText.snapshot(peripheral, advertisement: advertisement, rssi: rssi)
+                reports += 1
+                tally.note(snapshot.address, isConnectable: snapshot.isConnectable ?? false)
+                output.emit(AdvertiserFormatter.line(snapshot),
+                            jsonLine: AdvertiserFormatter.jsonLine(snapshot, time: LiveCommandSupport.isoTime(Date())))
+            case .advertised(let address, let addressType, let advertisement, let rssi):
+                let snapshot = AdvertisementText.snapshot(address: address, addressType: addressType, advertisement: advertisement, rssi: rssi)
                 reports += 1
                 tally.note(snapshot.address, isConnectable: snapshot.isConnectable ?? false)
                 output.emit(AdvertiserFormatter.line(snapshot),

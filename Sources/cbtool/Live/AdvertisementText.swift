@@ -13,6 +13,12 @@ enum AdvertisementText {
     /// followed by overflow ones, solicited UUIDs, TX power, connectable). Flags and appearance are not in
     /// CoreBluetooth's dictionary, so they are absent. Values of unexpected types are ignored.
     static func snapshot(_ peripheral: CBPeripheral, advertisement: [String: Any], rssi: Int) -> AdvertiserSnapshot {
+        snapshot(address: CentralSession.name(peripheral), addressType: peripheral.addressType, advertisement: advertisement, rssi: rssi)
+    }
+
+    /// ``snapshot(_:advertisement:rssi:)`` of a peripheral known by its address (`CBPeripheral.address`, or its
+    /// identifier when it has none) and address type.
+    static func snapshot(address: String, addressType: String?, advertisement: [String: Any], rssi: Int) -> AdvertiserSnapshot {
         var manufacturer: [OCBAdvertising.ManufacturerData] = []
         if let data = advertisement[CBAdvertisementDataManufacturerDataKey] as? Data, data.count >= 2 {
             let bytes = [UInt8](data)
@@ -26,7 +32,7 @@ enum AdvertisementText {
             + (advertisement[CBAdvertisementDataOverflowServiceUUIDsKey] as? [CBUUID] ?? [])
         let power = (advertisement[CBAdvertisementDataTxPowerLevelKey] as? NSNumber).map { Int8(clamping: $0.intValue) }
         var snapshot = AdvertiserSnapshot(
-            address: CentralSession.name(peripheral), addressType: peripheral.addressType, rssi: rssi == 127 ? nil : rssi,
+            address: address, addressType: addressType, rssi: rssi == 127 ? nil : rssi,
             name: advertisement[CBAdvertisementDataLocalNameKey] as? String,
             isConnectable: (advertisement[CBAdvertisementDataIsConnectable] as? NSNumber)?.boolValue,
             serviceUUIDs: services.map(\.bluetoothUUID),

@@ -12,7 +12,9 @@ import Foundation
 /// (up to its own bound of 4,096 waiting), so the inbox takes four such batches. Measured with the virtual peer's
 /// flood of 100,000 distinct advertisers (README, "A flood of distinct advertisers"): with 4,096 the output thread,
 /// idle a third of the time, still lost 5-18% of them to bursts; with 16,384 it lists all, and cbtool's peak resident
-/// set stays at 47-48 MiB (an entry is a peripheral reference and its advertisement dictionary, well under 1 KiB).
+/// set stays at 47-48 MiB. A scan's entry is the advertisement dictionary and the address, not the peripheral
+/// (``SessionEvent/advertised(address:addressType:advertisement:rssi:)``): with the host reading a flood faster
+/// (2026-12-02), entries holding peripherals took the peak to 51-71 MiB when the inbox filled; without them, 50-63 MiB.
 final class EventInbox: @unchecked Sendable {
     /// The most discoveries waiting for the command thread (see the type's description for the size).
     static let discoveryLimit = 16_384
@@ -34,7 +36,7 @@ final class EventInbox: @unchecked Sendable {
     func post(_ event: SessionEvent) {
         condition.lock()
         defer { condition.unlock() }
-        if case .discovered = event {
+        if event.isDiscovery {
             guard waitingDiscoveries < Self.discoveryLimit else {
                 dropped += 1
                 return
@@ -63,11 +65,21 @@ final class EventInbox: @unchecked Sendable {
         }
         let event = events[head]
         head += 1
-        if case .discovered = event { waitingDiscoveries -= 1 }
+        if event.isDiscovery { waitingDiscoveries -= 1 }
         if head > 256, head * 2 > events.count {
             events.removeFirst(head)
             head = 0
         }
         return event
+    }
+}
+
+extension SessionEvent {
+    /// A discovery, as the peripheral and its dictionary or as a scan's snapshot: what ``EventInbox`` bounds.
+    var isDiscovery: Bool {
+        switch self {
+        case .discovered, .advertised: true
+        default: false
+        }
     }
 }

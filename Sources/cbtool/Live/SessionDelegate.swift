@@ -6,6 +6,15 @@ import Foundation
 /// Posts each CoreBluetooth callback to an ``EventInbox`` (called on the manager's queue).
 final class SessionDelegate: NSObject, CBCentralManagerDelegate, CBPeripheralDelegate, @unchecked Sendable {
     let inbox: EventInbox
+    /// True while a scan only prints what it discovers (`cbtool scan`): each discovery is posted with the
+    /// peripheral's address, not the peripheral (``SessionEvent/advertised(address:addressType:advertisement:rssi:)``).
+    /// Set from the command thread.
+    var keepsNoPeripherals: Bool {
+        get { snapshotLock.withLock { snapshots } }
+        set { snapshotLock.withLock { snapshots = newValue } }
+    }
+    private var snapshots = false
+    private let snapshotLock = NSLock()
 
     init(inbox: EventInbox) {
         self.inbox = inbox
@@ -18,7 +27,12 @@ final class SessionDelegate: NSObject, CBCentralManagerDelegate, CBPeripheralDel
 
     func centralManager(_ central: CBCentralManager, didDiscover peripheral: CBPeripheral,
                         advertisementData: [String: Any], rssi RSSI: NSNumber) {
-        inbox.post(.discovered(peripheral, advertisement: advertisementData, rssi: RSSI.intValue))
+        if keepsNoPeripherals {
+            inbox.post(.advertised(address: CentralSession.name(peripheral), addressType: peripheral.addressType,
+                                   advertisement: advertisementData, rssi: RSSI.intValue))
+        } else {
+            inbox.post(.discovered(peripheral, advertisement: advertisementData, rssi: RSSI.intValue))
+        }
     }
 
     func centralManager(_ central: CBCentralManager, didFailToScanWithError error: any Error) {

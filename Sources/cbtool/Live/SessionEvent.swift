@@ -12,6 +12,10 @@ enum SessionEvent: @unchecked Sendable {
     case stateChanged(CBManagerState)
     /// `didDiscover`: the advertisement dictionary (Apple's keys) and RSSI in dBm.
     case discovered(CBPeripheral, advertisement: [String: Any], rssi: Int)
+    /// `didDiscover` while `cbtool scan` runs (``SessionDelegate/keepsNoPeripherals``): the peripheral's address and
+    /// address type (Linux's `CBPeripheral.address`, `addressType`) instead of the peripheral, so the peripheral and
+    /// its parsed advertisement are let go while the entry waits, with thousands waiting during a flood.
+    case advertised(address: String, addressType: String?, advertisement: [String: Any], rssi: Int)
     /// `didConnect`.
     case connected(CBPeripheral)
     /// `didFailToConnect`.
