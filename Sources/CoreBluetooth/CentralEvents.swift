@@ -213,7 +213,7 @@ extension CBCentralManager {
         guard let delegate = current else { return }
         if discovery.renamed { discovery.peripheral.delegate?.peripheralDidUpdateName(discovery.peripheral) }
         delegate?.centralManager(self, didDiscover: discovery.peripheral, advertisementData: discovery.advertisementData,
-                                 rssi: NSNumber(value: discovery.rssi))
+                                 rssi: Self.rssiNumber(discovery.rssi))
     }
 
     /// The host's room for Write Commands changed, or one write went out (`sent`): `peripheralIsReady` when
@@ -289,6 +289,15 @@ extension CBCentralManager {
             if reconnecting { backend.connect(peer) }
         }
     }
+
+    /// The `RSSI` NSNumber of a discovery: one shared object per value from −128 to 127 dBm (what an HCI report can
+    /// carry, Core v5.4 Vol 4 Part E §7.7.65.2; 127 is "not available"), made once, so the delegate queue allocates
+    /// none per discovery; any other value gets a new one.
+    static func rssiNumber(_ rssi: Int) -> NSNumber {
+        let index = rssi &+ 128
+        return rssiNumbers.indices.contains(index) ? rssiNumbers[index] : NSNumber(value: rssi)
+    }
+    nonisolated(unsafe) private static let rssiNumbers: [NSNumber] = (-128...127).map { NSNumber(value: $0) }
 
     /// The NSNumbers of `true` and `false` every advertisementData shares (immutable, so safe on any thread).
     nonisolated(unsafe) private static let trueNumber = NSNumber(value: true)

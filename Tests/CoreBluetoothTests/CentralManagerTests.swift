@@ -299,3 +299,17 @@ import Testing
         #expect(h.backend.calls.last == "cancel C0:11:22:33:44:55")
     }
 }
+
+/// didDiscover's RSSI: the value in dBm as an NSNumber, one shared object per value an HCI report can carry (−128 to
+/// 127, 127 "not available", Core v5.4 Vol 4 Part E §7.7.65.2), a new one outside that range.
+@Test func theRSSINumberIsTheValueAndSharedWithinTheHCIRange() {
+    #expect(CBCentralManager.rssiNumber(-60).intValue == -60)
+    #expect(CBCentralManager.rssiNumber(-60) === CBCentralManager.rssiNumber(-60))
+    #expect(CBCentralManager.rssiNumber(127).intValue == 127 && CBCentralManager.rssiNumber(-128).intValue == -128)
+    #expect(CBCentralManager.rssiNumber(500).intValue == 500)
+    let h = Harness()
+    h.manager.scanForPeripherals(withServices: nil, options: nil)
+    h.flush()
+    h.emit(.advertisement(AdvertisementReport(peer: Harness.peer, rssi: -71, localName: "Sensor", isConnectable: true)))
+    #expect(h.recorder.discovered.last?.2 == -71)
+}
