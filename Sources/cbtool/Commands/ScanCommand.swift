@@ -42,22 +42,20 @@ enum ScanCommand {
         // waits when the inbox runs empty (at most OutputSink.heldLimit lines late).
         output.hold()
         defer { output.release() }
+        func list(_ snapshot: AdvertiserSnapshot) {
+            reports += 1
+            tally.note(snapshot.address, isConnectable: snapshot.isConnectable ?? false)
+            output.emit(AdvertiserFormatter.line(snapshot),
+                        jsonLine: AdvertiserFormatter.jsonLine(snapshot, time: LiveCommandSupport.isoTime(Date())))
+        }
         scanning: while let event = session.inbox.next(until: deadline) {
             defer { if !session.inbox.hasWaiting { output.flush() } }
             switch event {
             case .discovered(let peripheral, let advertisement, let rssi):
-                // Posted before the scan told the delegate to take snapshots.
-                let snapshot = AdvertisementText.snapshot(peripheral, advertisement: advertisement, rssi: rssi)
-                reports += 1
-                tally.note(snapshot.address, isConnectable: snapshot.isConnectable ?? false)
-                output.emit(AdvertiserFormatter.line(snapshot),
-                            jsonLine: AdvertiserFormatter.jsonLine(snapshot, time: LiveCommandSupport.isoTime(Date())))
+                // Posted before the scan told the delegate to keep no peripherals.
+                list(AdvertisementText.snapshot(peripheral, advertisement: advertisement, rssi: rssi))
             case .advertised(let address, let addressType, let advertisement, let rssi):
-                let snapshot = AdvertisementText.snapshot(address: address, addressType: addressType, advertisement: advertisement, rssi: rssi)
-                reports += 1
-                tally.note(snapshot.address, isConnectable: snapshot.isConnectable ?? false)
-                output.emit(AdvertiserFormatter.line(snapshot),
-                            jsonLine: AdvertiserFormatter.jsonLine(snapshot, time: LiveCommandSupport.isoTime(Date())))
+                list(AdvertisementText.snapshot(address: address, addressType: addressType, advertisement: advertisement, rssi: rssi))
             case .stateChanged(let state) where state != .poweredOn:
                 throw .failure("the controller stopped while scanning (CoreBluetooth reports \(state))")
             case .scanFailed(let reason):

@@ -2,19 +2,19 @@
 
 import CoreBluetooth
 import Foundation
+import Synchronization
 
 /// Posts each CoreBluetooth callback to an ``EventInbox`` (called on the manager's queue).
 final class SessionDelegate: NSObject, CBCentralManagerDelegate, CBPeripheralDelegate, @unchecked Sendable {
     let inbox: EventInbox
     /// True while a scan only prints what it discovers (`cbtool scan`): each discovery is posted with the
     /// peripheral's address, not the peripheral (``SessionEvent/advertised(address:addressType:advertisement:rssi:)``).
-    /// Set from the command thread.
+    /// Set from the command thread, read on the delegate queue for each discovery (an atomic, no lock).
     var keepsNoPeripherals: Bool {
-        get { snapshotLock.withLock { snapshots } }
-        set { snapshotLock.withLock { snapshots = newValue } }
+        get { keepsNone.load(ordering: .relaxed) }
+        set { keepsNone.store(newValue, ordering: .relaxed) }
     }
-    private var snapshots = false
-    private let snapshotLock = NSLock()
+    private let keepsNone = Atomic<Bool>(false)
 
     init(inbox: EventInbox) {
         self.inbox = inbox
