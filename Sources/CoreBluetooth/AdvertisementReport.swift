@@ -109,6 +109,21 @@ package struct AdvertisementReport: Sendable, Equatable {
                                   solicitedServiceUUIDs: solicitedServiceUUIDs))
     }
 
+    /// About how many bytes of the heap the content holds when this is its last copy, for the bound on reports
+    /// waiting for the delegate (``CBCentralManager/discoveryQueueByteBound``): the shared object and, per field, its
+    /// bytes plus 32 for a heap string or array (Swift's header) and 24 per UUID. The legacy flood's reports (a name-less
+    /// 11 bytes of advertising data) come to about 170; 1,650 bytes of extended advertising data to at most about 3,000.
+    package var heapBytes: Int {
+        let content = storage.content
+        var bytes = 160
+        if let name = content.localName { bytes += 32 + name.utf8.count }
+        if let manufacturer = content.manufacturerData { bytes += 32 + manufacturer.payload.count }
+        for (_, data) in content.serviceData { bytes += 80 + data.count }
+        let uuids = content.serviceUUIDs.count + content.overflowServiceUUIDs.count + content.solicitedServiceUUIDs.count
+        if uuids > 0 { bytes += 96 + 24 * uuids }
+        return bytes
+    }
+
     /// Whether the parsed content (everything but peer and RSSI) is the same: at once when both share one parse.
     package func hasSameContent(as other: AdvertisementReport) -> Bool {
         storage === other.storage || storage.content == other.storage.content

@@ -65,7 +65,7 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     let notificationBoundLock = NSLock()
     /// Discoveries waiting for the delegate (see DiscoveryBound.swift), under its own `discoveryBoundLock`: taken
     /// twice per advertisement by two threads, it must not contend with the manager's lock.
-    var discoveryBound = DeliveryBound(limit: CBCentralManager.discoveryQueueBound)
+    var discoveryBound = DeliveryBound(limit: CBCentralManager.discoveryQueueBound, byteLimit: CBCentralManager.discoveryQueueByteBound)
     let discoveryBoundLock = NSLock()
 
     /// Makes a manager with no delegate on the main queue.
@@ -161,7 +161,7 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
             guard let self else { return }
             switch item {
             case .discovery(let discovery):
-                self.discoveryDelivered()
+                self.discoveryDelivered(discovery)
                 self.deliver(discovery)
             case .scanReleased:
                 self.releaseStoppedScan()
@@ -177,7 +177,7 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
             case .valueNotified(let peer, _, _, _):
                 guard self.admitNotification(from: peer) else { return }
             case .advertisement(let report):
-                // Decided and built here, on the backend's queue: a report coalesced away never waits in the queue.
+                // Decided here, on the backend's queue: a report coalesced away or past the bound never waits in the queue.
                 guard let discovery = self.prepareDiscovery(report) else { return }
                 return delivery.post(.discovery(discovery))
             case .scanStopped:

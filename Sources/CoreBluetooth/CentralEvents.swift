@@ -11,7 +11,7 @@ extension CBCentralManager {
         case .stateChanged(let state, let controller): handleState(state, controller: controller)
         case .advertisement(let report):
             if let discovery = prepareDiscovery(report) {
-                discoveryDelivered()
+                discoveryDelivered(discovery)
                 deliver(discovery)
             }
         case .connected(let peer, let mtu): handleConnected(peer, mtu: mtu)
@@ -145,77 +145,6 @@ extension CBCentralManager {
         delegate?.centralManagerDidUpdateState(self)
     }
 
-    /// One discovery ready for the delegate: decided, coalesced and built where the report arrived (the backend's
-    /// queue), so the delegate queue only checks that its scan still runs and calls the delegate.
-    struct PreparedDiscovery {
-        let peripheral: CBPeripheral
-        var advertisementData: [String: Any]
-        let rssi: Int
-        let renamed: Bool
-        /// The scan it belongs to (``scanGeneration``): one stopped or replaced since gets nothing.
-        let scan: UInt64
-        /// False while ``advertisementData`` is still to be built (``prepareDiscovery(_:)`` builds it outside the lock).
-        var isBuilt = true
-    }
-
-    /// Decides whether `report` becomes a discovery and builds it (any thread; the manager's lock is taken): the scan's
-    /// filters, Apple's coalescing without AllowDuplicates, then the bound on discoveries waiting for the delegate
-    /// (``discoveryQueueBound``; a report past it is counted as dropped and, not being recorded as reported, may come
-    /// again). Nil when nothing is delivered.
-    func prepareDiscovery(_ report: AdvertisementReport) -> PreparedDiscovery? {
-        var warn = false
-        let prepared: PreparedDiscovery? = lock.run {
-            guard storedIsScanning, let parameters = scanParameters, Self.matches(report, parameters) else { return nil }
-            // RSSI 127 is "not available" (Core v5.4 Vol 4 Part E §7.7.65.2), and iOS passes it on as 127: a report
-            // without one is still a discovery (a kernel or controller that gives none must not hide every device).
-            let rssi = report.rssi ?? 127
-            let coalesced = !parameters.allowDuplicates && !report.isAnonymous
-            if coalesced, !reported.wouldAdmit(report.peer, hasScanResponse: report.hasScanResponse) { return nil }
-            let (admitted, overflowStarts) = discoveryBoundLock.withLock { discoveryBound.admit() }
-            warn = overflowStarts
-            guard admitted else { return nil }
-            // An anonymous advertisement (no address) is its own discovery: a new peripheral each time, never
-            // coalesced, never stored (two anonymous advertisers must not become one peripheral).
-            if report.isAnonymous {
-                return PreparedDiscovery(peripheral: CBPeripheral(identifier: UUID(), peer: report.peer, manager: self),
-                                         advertisementData: Self.advertisementData(report), rssi: rssi, renamed: false,
-                                         scan: scanGeneration)
-            }
-            if coalesced { _ = reported.admit(report.peer, hasScanResponse: report.hasScanResponse) }
-            let peripheral = peripheral(for: report.peer)
-            if recentlyDiscovered[report.peer] == nil { recentlyDiscovered.set(report.peer, peripheral) }
-            var renamed = false
-            if let name = report.localName, name != peripheral.storedName {
-                renamed = peripheral.storedName != nil
-                peripheral.storedName = name
-            }
-            // An advertisement like the last one reuses its dictionary; a new one is built after the lock is let go
-            // (the delegate queue takes the same lock for each discovery it delivers).
-            let reused = peripheral.lastAdvertisement.flatMap { $0.report.hasSameContent(as: report) ? $0.data : nil }
-            return PreparedDiscovery(peripheral: peripheral, advertisementData: reused ?? [:], rssi: rssi, renamed: renamed,
-                                     scan: scanGeneration, isBuilt: reused != nil)
-        }
-        if warn { warnDiscoveriesDropped() }
-        guard var discovery = prepared, !discovery.isBuilt else { return prepared }
-        discovery.advertisementData = Self.advertisementData(report)
-        discovery.isBuilt = true
-        let data = discovery.advertisementData
-        lock.run { discovery.peripheral.lastAdvertisement = (report, data) }
-        return discovery
-    }
-
-    /// Calls the delegate for a prepared discovery unless its scan stopped since (on the delegate queue).
-    func deliver(_ discovery: PreparedDiscovery) {
-        // One look under the lock: the scan still runs, and the delegate.
-        let current: (any CBCentralManagerDelegate)?? = lock.run {
-            storedIsScanning && scanGeneration == discovery.scan ? .some(storedDelegate) : nil
-        }
-        guard let delegate = current else { return }
-        if discovery.renamed { discovery.peripheral.delegate?.peripheralDidUpdateName(discovery.peripheral) }
-        delegate?.centralManager(self, didDiscover: discovery.peripheral, advertisementData: discovery.advertisementData,
-                                 rssi: Self.rssiNumber(discovery.rssi))
-    }
-
     /// The host's room for Write Commands changed, or one write went out (`sent`): `peripheralIsReady` when
     /// `canSendWriteWithoutResponse` turns true.
     private func writeWithoutResponseUpdate(_ peer: PeerAddress, canSend: Bool, sent: Bool) {
@@ -288,61 +217,5 @@ extension CBCentralManager {
                                      isReconnecting: reconnecting, error: error)
             if reconnecting { backend.connect(peer) }
         }
-    }
-
-    /// The `RSSI` NSNumber of a discovery: one shared object per value from −128 to 127 dBm (what an HCI report can
-    /// carry, Core v5.4 Vol 4 Part E §7.7.65.2; 127 is "not available"), made once, so the delegate queue allocates
-    /// none per discovery; any other value gets a new one.
-    static func rssiNumber(_ rssi: Int) -> NSNumber {
-        let index = rssi &+ 128
-        return rssiNumbers.indices.contains(index) ? rssiNumbers[index] : NSNumber(value: rssi)
-    }
-    nonisolated(unsafe) private static let rssiNumbers: [NSNumber] = (-128...127).map { NSNumber(value: $0) }
-
-    /// The NSNumbers of `true` and `false` every advertisementData shares (immutable, so safe on any thread).
-    nonisolated(unsafe) private static let trueNumber = NSNumber(value: true)
-    nonisolated(unsafe) private static let falseNumber = NSNumber(value: false)
-
-    /// Whether an advertisement passes the scan's service and solicitation filters.
-    static func matches(_ report: AdvertisementReport, _ parameters: ScanParameters) -> Bool {
-        guard let services = parameters.services, !services.isEmpty else { return true }
-        let advertised = report.serviceUUIDs + report.overflowServiceUUIDs
-        if advertised.contains(where: services.contains) { return true }
-        return report.solicitedServiceUUIDs.contains(where: parameters.solicitedServices.contains)
-    }
-
-    /// The advertisementData dictionary with Apple's keys and value types. Built once per new advertisement (with
-    /// AllowDuplicates, once per report whose data changed): room for its usual entries is made up front, the
-    /// booleans are two shared NSNumbers, and the manufacturer data is written straight into a `Data` of its size.
-    static func advertisementData(_ report: AdvertisementReport) -> [String: Any] {
-        var data = [String: Any](minimumCapacity: 6)
-        data[CBAdvertisementDataIsConnectable] = report.isConnectable ? trueNumber : falseNumber
-        if report.isTruncated { data[CBAdvertisementDataIsTruncatedKey] = trueNumber }
-        if let name = report.localName { data[CBAdvertisementDataLocalNameKey] = name }
-        if let manufacturer = report.manufacturerData {
-            // Company Identifier little-endian first, then the manufacturer's bytes, as iOS gives it: written into a
-            // Data of the final size (held inline up to 14 bytes), with no intermediate array.
-            var bytes = Data(count: 2 + manufacturer.payload.count)
-            bytes.withUnsafeMutableBytes { raw in
-                raw[0] = UInt8(truncatingIfNeeded: manufacturer.companyID)
-                raw[1] = UInt8(truncatingIfNeeded: manufacturer.companyID >> 8)
-                manufacturer.payload.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: raw[2...]).copyMemory(from: $0) }
-            }
-            data[CBAdvertisementDataManufacturerDataKey] = bytes
-        }
-        if !report.serviceData.isEmpty {
-            var serviceData: [CBUUID: Data] = [:]
-            for (uuid, bytes) in report.serviceData { serviceData[CBUUID(bluetoothUUID: uuid)] = Data(bytes) }
-            data[CBAdvertisementDataServiceDataKey] = serviceData
-        }
-        if !report.serviceUUIDs.isEmpty { data[CBAdvertisementDataServiceUUIDsKey] = report.serviceUUIDs.map(CBUUID.init(bluetoothUUID:)) }
-        if !report.overflowServiceUUIDs.isEmpty {
-            data[CBAdvertisementDataOverflowServiceUUIDsKey] = report.overflowServiceUUIDs.map(CBUUID.init(bluetoothUUID:))
-        }
-        if let power = report.txPowerLevel { data[CBAdvertisementDataTxPowerLevelKey] = NSNumber(value: power) }
-        if !report.solicitedServiceUUIDs.isEmpty {
-            data[CBAdvertisementDataSolicitedServiceUUIDsKey] = report.solicitedServiceUUIDs.map(CBUUID.init(bluetoothUUID:))
-        }
-        return data
     }
 }

@@ -4,13 +4,19 @@ import Foundation
 
 extension CBCentralManager {
     /// At most this many discoveries (`centralManager(_:didDiscover:advertisementData:rssi:)`) wait on the delegate
-    /// queue; further ones are dropped until the delegate catches up, counted in ``droppedDiscoveryCount`` (a Linux
-    /// addition), with one `[CoreBluetooth] WARNING:` line per overflow (at most one a minute). A scan among thousands of advertisers with
-    /// AllowDuplicates and a delegate slower than the air keeps memory bounded (each waiting report holds at most
-    /// 1,650 bytes of advertising data and scan response: at most about 7 MB in all). 4,096 absorbs a burst of 14 ms
-    /// at the about 300,000 reports/s the stack takes in (scripts/bench-scan), longer than a scheduler time slice, so a
-    /// delegate that keeps up on average loses nothing to a thread not being run for a moment.
-    static let discoveryQueueBound = 4096
+    /// queue, and at most ``discoveryQueueByteBound`` bytes of them; further ones are dropped until the delegate catches
+    /// up, counted in ``droppedDiscoveryCount`` (a Linux addition), with one `[CoreBluetooth] WARNING:` line per
+    /// overflow (at most one a minute). A scan among thousands of advertisers with a delegate slower than the air keeps
+    /// memory bounded. A waiting discovery is compact (``PreparedDiscovery``: the parsed report, about 200 bytes for a
+    /// legacy advertisement; its peripheral and dictionary are made when it is delivered), so the bound can absorb
+    /// a long burst: 65,536 is about 0.2 s at the stack's intake (scripts/bench-scan), during which a delegate queue
+    /// that keeps up on average may not be run at all on a machine of two busy cores, and about 13 MB at most.
+    static let discoveryQueueBound = 65_536
+
+    /// At most this many bytes of waiting discoveries, as each report estimates what it holds
+    /// (``AdvertisementReport/heapBytes``): 16 MiB, about 5,500 discoveries of the largest extended advertisements
+    /// (1,650 bytes of data), so large ones cannot make the count bound cost 200 MB.
+    static let discoveryQueueByteBound = 16 << 20
 
     /// Discoveries dropped because the delegate was slower than the air, since the manager was made (Linux addition;
     /// Apple's CoreBluetooth throttles discoveries in ways it does not count).
@@ -19,12 +25,12 @@ extension CBCentralManager {
 
     /// Logs the one warning of an overflow of ``discoveryQueueBound`` (see ``prepareDiscovery(_:)``).
     func warnDiscoveriesDropped() {
-        Diagnostics.warning("the delegate is slower than the advertisements: \(Self.discoveryQueueBound) discoveries wait for "
-                            + "it, further ones are dropped (CBCentralManager.droppedDiscoveryCount) until it catches up")
+        Diagnostics.warning("the delegate is slower than the advertisements: \(Self.discoveryQueueBound) discoveries (or "
+                            + "\(Self.discoveryQueueByteBound >> 20) MiB of them) wait for it, further ones are dropped (CBCentralManager.droppedDiscoveryCount) until it catches up")
     }
 
     /// One admitted discovery reached the delegate queue.
-    func discoveryDelivered() {
-        discoveryBoundLock.withLock { discoveryBound.delivered() }
+    func discoveryDelivered(_ discovery: PreparedDiscovery) {
+        discoveryBoundLock.withLock { discoveryBound.delivered(bytes: discovery.bytes) }
     }
 }

@@ -1,6 +1,8 @@
-// A delegate slower than the notifications or the advertisements: at most 4,096 of each wait, the rest are dropped, counted, logged once.
+// A delegate slower than the notifications or the advertisements: at most so many of each wait, the rest are dropped, counted, logged once.
 @testable import CoreBluetooth
 import OCBHost
+import OCBCore
+import OCBAdvertising
 import Foundation
 import Testing
 
@@ -61,21 +63,87 @@ private final class DropWarnings: @unchecked Sendable {
     h.manager.scanForPeripherals(withServices: nil, options: [CBCentralManagerScanOptionAllowDuplicatesKey: true])
     h.flush()
     let before = h.recorder.log.count
-    // The delegate queue is stuck while 6,000 advertisements arrive (a flood, every one wanted): 4,096 wait.
+    // The delegate queue is stuck while 70,000 advertisements arrive (a flood, every one wanted): 65,536 wait, each
+    // named "Sensor" (estimated at 160 + 32 + 6 bytes, 13 MB in all: the count bound is reached before the bytes').
+    #expect(CBCentralManager.discoveryQueueBound == 65_536)
     let release = DispatchSemaphore(value: 0)
     h.queue.async { release.wait() }
-    for index in 0..<6000 {
-        h.backend.emit(.advertisement(AdvertisementReport(peer: Harness.peer, rssi: -40 - index % 50, localName: "Sensor", isConnectable: true)))
-    }
-    #expect(h.manager.droppedDiscoveryCount == 6000 - CBCentralManager.discoveryQueueBound)
+    let report = AdvertisementReport(peer: Harness.peer, rssi: -40, localName: "Sensor", isConnectable: true)
+    #expect(report.heapBytes == 198)
+    for _ in 0..<70_000 { h.backend.emit(.advertisement(report)) }
+    #expect(h.manager.droppedDiscoveryCount == 70_000 - 65_536)
     release.signal()
     h.flush()
-    #expect(h.recorder.log.dropFirst(before).filter { $0.hasPrefix("discover Sensor") }.count == 4096)
+    #expect(h.recorder.log.dropFirst(before).filter { $0.hasPrefix("discover Sensor") }.count == 65_536)
     #expect(warnings.lines.count == 1)
+    #expect(warnings.lines.first?.contains("65536 discoveries (or 16 MiB of them)") == true)
     // Caught up: the next one is delivered, and a new overflow would warn again.
-    h.emit(.advertisement(AdvertisementReport(peer: Harness.peer, rssi: -40, localName: "Sensor", isConnectable: true)))
-    #expect(h.recorder.log.last == "discover Sensor -40")
-    #expect(h.manager.droppedDiscoveryCount == 6000 - CBCentralManager.discoveryQueueBound)
+    h.emit(.advertisement(AdvertisementReport(peer: Harness.peer, rssi: -41, localName: "Sensor", isConnectable: true)))
+    #expect(h.recorder.log.last == "discover Sensor -41")
+    #expect(h.manager.droppedDiscoveryCount == 70_000 - 65_536)
+}
+
+@Test func largeDiscoveriesAreBoundedByTheirBytes() throws {
+    let warnings = DropWarnings(marker: "slower than the advertisements")
+    defer { warnings.remove() }
+    let h = Harness()
+    h.manager.scanForPeripherals(withServices: nil, options: [CBCentralManagerScanOptionAllowDuplicatesKey: true])
+    h.flush()
+    let before = h.recorder.log.count
+    // Reports of 1,600 bytes of manufacturer data (extended advertising, Core v5.4 Vol 6 Part B §2.3.4.9 allows
+    // 1,650) are estimated at 160 + 32 + 1,600 = 1,792 bytes: 16 MiB holds 9,362 of them, not 65,536 (117 MB).
+    let large = AdvertisementReport(peer: Harness.peer, rssi: -40, localName: nil,
+                                    manufacturerData: ManufacturerData(companyID: 0xFFFF, payload: Array(repeating: 0xA5, count: 1_600)),
+                                    isConnectable: false)
+    #expect(large.heapBytes == 1_792)
+    #expect(CBCentralManager.discoveryQueueByteBound == 16_777_216)
+    let release = DispatchSemaphore(value: 0)
+    h.queue.async { release.wait() }
+    for _ in 0..<10_000 { h.backend.emit(.advertisement(large)) }
+    #expect(h.manager.droppedDiscoveryCount == 10_000 - 9_362)
+    release.signal()
+    h.flush()
+    #expect(h.recorder.log.dropFirst(before).filter { $0.hasPrefix("discover") }.count == 9_362)
+    #expect(warnings.lines.count == 1)
+    // Delivered, the bytes are given back: as many fit again.
+    h.queue.async { release.wait() }
+    for _ in 0..<9_362 { h.backend.emit(.advertisement(large)) }
+    release.signal()
+    h.flush()
+    #expect(h.manager.droppedDiscoveryCount == 10_000 - 9_362)
+}
+
+@Test func aWaitingDiscoveryMakesItsPeripheralOnlyWhenDelivered() throws {
+    let h = Harness()
+    h.manager.scanForPeripherals(withServices: nil, options: nil)
+    h.flush()
+    // While the delegate queue is stuck, a new advertiser's discovery waits as its report alone: no peripheral is
+    // known for it yet (retrievePeripherals finds none); once delivered, the one handed to the delegate is found.
+    let release = DispatchSemaphore(value: 0)
+    h.queue.async { release.wait() }
+    let peer = PeerAddress(address: BluetoothAddress("C6:05:04:03:02:01")!, type: .random)
+    h.backend.emit(.advertisement(AdvertisementReport(peer: peer, rssi: -50, localName: "Later", isConnectable: true)))
+    let identifier = PeripheralIdentifier.make(controller: h.manager.lock.run { h.manager.controllerAddress } ?? .zero, peer: peer)
+    #expect(h.manager.retrievePeripherals(withIdentifiers: [identifier]).isEmpty)
+    release.signal()
+    h.flush()
+    #expect(h.recorder.log.last == "discover Later -50")
+    let found = h.manager.retrievePeripherals(withIdentifiers: [identifier])
+    #expect(found.first?.name == "Later")
+}
+
+@Test func theBoundCountsBytesAndGivesThemBack() {
+    // Three deliveries of at most 1,000 bytes: 400 + 400 fit, 400 more would make 1,200; one always fits alone.
+    var bound = DeliveryBound(limit: 3, byteLimit: 1_000)
+    #expect(bound.admit(bytes: 400).admitted && bound.admit(bytes: 400).admitted)
+    #expect(!bound.admit(bytes: 400).admitted && bound.admit(bytes: 200).admitted)
+    #expect(bound.bytesInFlight == 1_000 && bound.inFlight == 3 && bound.dropped == 1)
+    bound.delivered(bytes: 400)
+    #expect(bound.bytesInFlight == 600 && bound.inFlight == 2)
+    for _ in 0..<2 { bound.delivered(bytes: 400) }
+    #expect(bound.bytesInFlight == 0 && bound.inFlight == 0)
+    #expect(bound.admit(bytes: 5_000).admitted, "when none waits, one is admitted whatever its size")
+    #expect(!bound.admit(bytes: 1).admitted)
 }
 
 @Test func aFloodThatOverflowsAgainAndAgainWarnsAtMostOnceAMinute() {

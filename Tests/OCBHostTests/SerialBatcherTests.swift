@@ -145,6 +145,36 @@ import Testing
         #expect(log.all == (0..<100).map { "\($0)" })
     }
 
+    /// A long block of the producer (a read of a flood) hands its bulk items over every 256, while it still runs, so
+    /// the consumer works beside it and the items waiting stay near 256 (not a whole read's thousands); the other
+    /// items still go over at the block's end, ahead of the bulk ones left.
+    @Test func aLongBlocksBulkItemsGoOverEvery256WhileItRuns() {
+        let consumer = DispatchQueue(label: "test.consumer")
+        let producer = DispatchQueue(label: "test.producer")
+        let log = Log()
+        let batcher = SerialBatcher<Int>(queue: consumer, gatheringOn: producer, isBulk: { $0 >= 0 }) { log.add("\($0)") }
+        var seenAfter255 = -1, seenAfter256 = -1, urgentSeenInBlock = true
+        producer.sync {
+            for value in 0..<255 { batcher.post(value) }
+            usleep(20_000)
+            seenAfter255 = log.all.count
+            batcher.post(255)
+            var spins = 0
+            while log.all.count < 256, spins < 5_000 { usleep(1_000); spins += 1 }
+            seenAfter256 = log.all.count
+            batcher.post(-1)
+            for value in 256..<300 { batcher.post(value) }
+            usleep(20_000)
+            urgentSeenInBlock = log.all.contains("-1")
+        }
+        var spins = 0
+        while log.all.count < 301, spins < 5_000 { usleep(1_000); spins += 1 }
+        #expect(seenAfter255 == 0, "fewer than 256 wait for the block's end")
+        #expect(seenAfter256 == 256, "the 256th goes over at once with the 255 before it")
+        #expect(!urgentSeenInBlock, "the other items still wait for the block's end")
+        #expect(log.all == (0..<256).map { "\($0)" } + ["-1"] + (256..<300).map { "\($0)" })
+    }
+
     /// While `holdsBulk` says so (a host reading a backlog toward a connect's answer), discoveries wait and the other
     /// items still go; once it stops holding, the discoveries follow in their order.
     @Test func heldBulkItemsWaitWhileTheOthersGoOn() {

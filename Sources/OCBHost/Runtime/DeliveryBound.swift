@@ -6,8 +6,13 @@
 package struct DeliveryBound {
     /// The most deliveries waiting at once.
     package let limit: Int
+    /// The most bytes (each delivery's estimate, given to ``admit(bytes:now:)``) waiting at once; nil: no such limit.
+    /// One delivery is always admitted when none waits, whatever its size.
+    package let byteLimit: Int?
     /// Handed to the delegate queue and not yet run.
     package private(set) var inFlight = 0
+    /// The bytes of those (the estimates admitted, less those delivered).
+    package private(set) var bytesInFlight = 0
     /// Dropped since the manager started (all overflows together).
     package private(set) var dropped = 0
     /// True after the warning of the current overflow; cleared when the delegate has caught up.
@@ -19,14 +24,21 @@ package struct DeliveryBound {
     /// The shortest time between two warnings.
     package static let warningInterval: Duration = .seconds(60)
 
-    package init(limit: Int) { self.limit = limit }
+    /// A bound of `limit` deliveries waiting, and of `byteLimit` bytes when given.
+    package init(limit: Int, byteLimit: Int? = nil) {
+        self.limit = limit
+        self.byteLimit = byteLimit
+    }
 
-    /// Whether one more may wait at `now`; when not, it is counted as dropped, and `warn` is true for the first drop of
-    /// an overflow unless the last warning was less than ``warningInterval`` ago. The clock is read only then, not
-    /// for each delivery admitted.
-    package mutating func admit(now: @autoclosure () -> ContinuousClock.Instant = .now) -> (admitted: Bool, warn: Bool) {
-        guard inFlight >= limit else {
+    /// Whether one more, of `bytes` (an estimate of what it holds; 0 when only the count is bounded), may wait at
+    /// `now`; when not, it is counted as dropped, and `warn` is true for the first drop of an overflow unless the last
+    /// warning was less than ``warningInterval`` ago. The clock is read only then, not for each delivery admitted.
+    package mutating func admit(bytes: Int = 0, now: @autoclosure () -> ContinuousClock.Instant = .now) -> (admitted: Bool, warn: Bool) {
+        let bytes = max(0, bytes)
+        let fits = inFlight == 0 || byteLimit.map { bytesInFlight <= $0 &- bytes } ?? true
+        guard inFlight >= limit || !fits else {
             inFlight += 1
+            bytesInFlight += bytes
             return (true, false)
         }
         dropped += 1
@@ -38,9 +50,11 @@ package struct DeliveryBound {
         return (false, true)
     }
 
-    /// One admitted delivery ran; when none waits any more, the next overflow warns again.
-    package mutating func delivered() {
+    /// One admitted delivery of `bytes` (what ``admit(bytes:now:)`` was given) ran; when none waits any more, the next
+    /// overflow warns again.
+    package mutating func delivered(bytes: Int = 0) {
         inFlight = max(0, inFlight - 1)
+        bytesInFlight = inFlight == 0 ? 0 : max(0, bytesInFlight - max(0, bytes))
         if inFlight == 0 { warned = false }
     }
 }

@@ -43,6 +43,8 @@ package final class SerialBatcher<Item>: @unchecked Sendable {
     /// ends, so everything one block produces (the reports of one read) goes over in one turn; in a reader's turn
     /// (``TurnFlush``) at the end of that turn, and when `queue` is `producer` every turn then runs there in place, so
     /// the reader reads again only once what it read was handed over.
+    /// A block that posts ``turnLimit`` bulk items or more hands each ``turnLimit`` over at once (to a `queue` other
+    /// than `producer`), so a read of a flood is handled while it is read, not after it.
     /// `isBulk` picks the items handed over ``turnLimit`` at a time behind the others (none by default).
     /// `holdsBulk`, asked on `queue` at each turn, holds the bulk items back while it is true: a turn then hands over
     /// only the others and yields the queue (a block of its own follows, so the reader's turns come first). The host
@@ -65,7 +67,16 @@ package final class SerialBatcher<Item>: @unchecked Sendable {
         let bulk = isBulk(item)
         let next: PostFollowUp = lock.withLock {
             if bulk { waitingBulk.append(item) } else { waiting.append(item) }
-            if scheduled || gathering { return .none }
+            if scheduled { return .none }
+            if gathering {
+                // A long block of the producer (a read turn of a flood: thousands of reports) hands over every
+                // ``turnLimit`` bulk items, not only at its end, so the consumer works beside the producer and the
+                // items waiting stay near that many, not a whole read's worth (the bound behind them is not hit by
+                // one read). Not to the producer's own queue: there the hand-over runs in place at the block's end.
+                guard bulk, waitingBulk.count >= Self.turnLimit, queue !== producer else { return .none }
+                scheduled = true
+                return .turn
+            }
             if let producer {
                 gathering = true
                 return .gather(producer)

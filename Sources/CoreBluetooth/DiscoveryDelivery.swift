@@ -1,0 +1,135 @@
+// How an advertisement becomes a didDiscover: decided where it arrives (filters, coalescing, the bound), made on the delegate queue.
+internal import OCBCore
+internal import OCBHost
+import Foundation
+
+extension CBCentralManager {
+    /// One discovery admitted for the delegate, as it waits on the delegate queue: the report (its parsed content
+    /// shared with the backend's cache) and the scan it belongs to, about 40 bytes besides the report's
+    /// ``AdvertisementReport/heapBytes``. The peripheral and the advertisementData are made only when it is delivered
+    /// (``deliver(_:)``), so a backlog behind a slow delegate holds no objects and dictionaries, and the thread that
+    /// reads the controller does not make them.
+    struct PreparedDiscovery {
+        let report: AdvertisementReport
+        /// The scan it belongs to (``scanGeneration``): one stopped or replaced since gets nothing.
+        let scan: UInt64
+        /// What it counts for in the bound's bytes (``discoveryQueueByteBound``), given back when it is delivered.
+        let bytes: Int
+    }
+
+    /// Decides whether `report` becomes a discovery (any thread; the manager's lock is taken): the scan's filters,
+    /// Apple's coalescing without AllowDuplicates, then the bound on discoveries waiting for the delegate
+    /// (``discoveryQueueBound`` and ``discoveryQueueByteBound``; a report past it is counted as dropped and, not being
+    /// recorded as reported, may come again). Nil when nothing is delivered.
+    func prepareDiscovery(_ report: AdvertisementReport) -> PreparedDiscovery? {
+        var warn = false
+        let bytes = report.heapBytes
+        let prepared: PreparedDiscovery? = lock.run {
+            guard storedIsScanning, let parameters = scanParameters, Self.matches(report, parameters) else { return nil }
+            let coalesced = !parameters.allowDuplicates && !report.isAnonymous
+            if coalesced, !reported.wouldAdmit(report.peer, hasScanResponse: report.hasScanResponse) { return nil }
+            let (admitted, overflowStarts) = discoveryBoundLock.withLock { discoveryBound.admit(bytes: bytes) }
+            warn = overflowStarts
+            guard admitted else { return nil }
+            if coalesced { _ = reported.admit(report.peer, hasScanResponse: report.hasScanResponse) }
+            return PreparedDiscovery(report: report, scan: scanGeneration, bytes: bytes)
+        }
+        if warn { warnDiscoveriesDropped() }
+        return prepared
+    }
+
+    /// Calls the delegate for an admitted discovery unless its scan stopped since (on the delegate queue): finds or
+    /// makes its peripheral, notes a new name (`peripheralDidUpdateName` first when it had another), and builds the
+    /// advertisementData unless the peripheral's last advertisement had the same content (its dictionary is reused).
+    func deliver(_ discovery: PreparedDiscovery) {
+        let report = discovery.report
+        // One look under the lock: the scan still runs, the delegate, the peripheral and what it last advertised.
+        let found: (delegate: (any CBCentralManagerDelegate)?, peripheral: CBPeripheral, renamed: Bool, reused: [String: Any]?)? = lock.run {
+            guard storedIsScanning, scanGeneration == discovery.scan else { return nil }
+            // An anonymous advertisement (no address) is its own discovery: a new peripheral each time, never
+            // coalesced, never stored (two anonymous advertisers must not become one peripheral).
+            if report.isAnonymous {
+                return (storedDelegate, CBPeripheral(identifier: UUID(), peer: report.peer, manager: self), false, nil)
+            }
+            let peripheral = peripheral(for: report.peer)
+            if recentlyDiscovered[report.peer] == nil { recentlyDiscovered.set(report.peer, peripheral) }
+            var renamed = false
+            if let name = report.localName, name != peripheral.storedName {
+                renamed = peripheral.storedName != nil
+                peripheral.storedName = name
+            }
+            let reused = peripheral.lastAdvertisement.flatMap { $0.report.hasSameContent(as: report) ? $0.data : nil }
+            return (storedDelegate, peripheral, renamed, reused)
+        }
+        guard let found else { return }
+        let advertisementData: [String: Any]
+        if let reused = found.reused {
+            advertisementData = reused
+        } else {
+            // Built after the lock is let go (the reader takes the same lock for each report it decides on).
+            advertisementData = Self.advertisementData(report)
+            if !report.isAnonymous { lock.run { found.peripheral.lastAdvertisement = (report, advertisementData) } }
+        }
+        if found.renamed { found.peripheral.delegate?.peripheralDidUpdateName(found.peripheral) }
+        // RSSI 127 is "not available" (Core v5.4 Vol 4 Part E §7.7.65.2), and iOS passes it on as 127: a report
+        // without one is still a discovery (a kernel or controller that gives none must not hide every device).
+        found.delegate?.centralManager(self, didDiscover: found.peripheral, advertisementData: advertisementData,
+                                       rssi: Self.rssiNumber(report.rssi ?? 127))
+    }
+
+    /// The `RSSI` NSNumber of a discovery: one shared object per value from −128 to 127 dBm (what an HCI report can
+    /// carry, Core v5.4 Vol 4 Part E §7.7.65.2; 127 is "not available"), made once, so the delegate queue allocates
+    /// none per discovery; any other value gets a new one.
+    static func rssiNumber(_ rssi: Int) -> NSNumber {
+        let index = rssi &+ 128
+        return rssiNumbers.indices.contains(index) ? rssiNumbers[index] : NSNumber(value: rssi)
+    }
+    nonisolated(unsafe) private static let rssiNumbers: [NSNumber] = (-128...127).map { NSNumber(value: $0) }
+
+    /// The NSNumbers of `true` and `false` every advertisementData shares (immutable, so safe on any thread).
+    nonisolated(unsafe) private static let trueNumber = NSNumber(value: true)
+    nonisolated(unsafe) private static let falseNumber = NSNumber(value: false)
+
+    /// Whether an advertisement passes the scan's service and solicitation filters.
+    static func matches(_ report: AdvertisementReport, _ parameters: ScanParameters) -> Bool {
+        guard let services = parameters.services, !services.isEmpty else { return true }
+        let advertised = report.serviceUUIDs + report.overflowServiceUUIDs
+        if advertised.contains(where: services.contains) { return true }
+        return report.solicitedServiceUUIDs.contains(where: parameters.solicitedServices.contains)
+    }
+
+    /// The advertisementData dictionary with Apple's keys and value types. Built once per new advertisement (with
+    /// AllowDuplicates, once per report whose data changed): room for its usual entries is made up front, the
+    /// booleans are two shared NSNumbers, and the manufacturer data is written straight into a `Data` of its size.
+    static func advertisementData(_ report: AdvertisementReport) -> [String: Any] {
+        var data = [String: Any](minimumCapacity: 6)
+        data[CBAdvertisementDataIsConnectable] = report.isConnectable ? trueNumber : falseNumber
+        if report.isTruncated { data[CBAdvertisementDataIsTruncatedKey] = trueNumber }
+        if let name = report.localName { data[CBAdvertisementDataLocalNameKey] = name }
+        if let manufacturer = report.manufacturerData {
+            // Company Identifier little-endian first, then the manufacturer's bytes, as iOS gives it: written into a
+            // Data of the final size (held inline up to 14 bytes), with no intermediate array.
+            var bytes = Data(count: 2 + manufacturer.payload.count)
+            bytes.withUnsafeMutableBytes { raw in
+                raw[0] = UInt8(truncatingIfNeeded: manufacturer.companyID)
+                raw[1] = UInt8(truncatingIfNeeded: manufacturer.companyID >> 8)
+                manufacturer.payload.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: raw[2...]).copyMemory(from: $0) }
+            }
+            data[CBAdvertisementDataManufacturerDataKey] = bytes
+        }
+        if !report.serviceData.isEmpty {
+            var serviceData: [CBUUID: Data] = [:]
+            for (uuid, bytes) in report.serviceData { serviceData[CBUUID(bluetoothUUID: uuid)] = Data(bytes) }
+            data[CBAdvertisementDataServiceDataKey] = serviceData
+        }
+        if !report.serviceUUIDs.isEmpty { data[CBAdvertisementDataServiceUUIDsKey] = report.serviceUUIDs.map(CBUUID.init(bluetoothUUID:)) }
+        if !report.overflowServiceUUIDs.isEmpty {
+            data[CBAdvertisementDataOverflowServiceUUIDsKey] = report.overflowServiceUUIDs.map(CBUUID.init(bluetoothUUID:))
+        }
+        if let power = report.txPowerLevel { data[CBAdvertisementDataTxPowerLevelKey] = NSNumber(value: power) }
+        if !report.solicitedServiceUUIDs.isEmpty {
+            data[CBAdvertisementDataSolicitedServiceUUIDsKey] = report.solicitedServiceUUIDs.map(CBUUID.init(bluetoothUUID:))
+        }
+        return data
+    }
+}
