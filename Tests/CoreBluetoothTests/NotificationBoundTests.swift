@@ -22,6 +22,15 @@ private final class DropWarnings: @unchecked Sendable {
     var lines: [String] { lock.withLock { captured } }
 }
 
+/// A harness scanning with AllowDuplicates, the capture of the discovery warnings, and the log's length at that point.
+private func scanWithDuplicates() -> (Harness, DropWarnings, Int) {
+    let warnings = DropWarnings(marker: "slower than the advertisements")
+    let h = Harness()
+    h.manager.scanForPeripherals(withServices: nil, options: [CBCentralManagerScanOptionAllowDuplicatesKey: true])
+    h.flush()
+    return (h, warnings, h.recorder.log.count)
+}
+
 /// Serialized: the warning captures replace the process's one diagnostics sink.
 @Suite(.serialized) struct DeliveryBoundTests {
 @Test func notificationsBeyondTheBoundAreDroppedCountedAndLoggedOnce() throws {
@@ -57,12 +66,8 @@ private final class DropWarnings: @unchecked Sendable {
 }
 
 @Test func discoveriesBeyondTheBoundAreDroppedCountedAndLoggedOnce() throws {
-    let warnings = DropWarnings(marker: "slower than the advertisements")
+    let (h, warnings, before) = scanWithDuplicates()
     defer { warnings.remove() }
-    let h = Harness()
-    h.manager.scanForPeripherals(withServices: nil, options: [CBCentralManagerScanOptionAllowDuplicatesKey: true])
-    h.flush()
-    let before = h.recorder.log.count
     // The delegate queue is stuck while 70,000 advertisements arrive (a flood, every one wanted): 65,536 wait, each
     // named "Sensor" (estimated at 160 + 32 + 6 bytes, 13 MB in all: the count bound is reached before the bytes').
     #expect(CBCentralManager.discoveryQueueBound == 65_536)
@@ -84,12 +89,8 @@ private final class DropWarnings: @unchecked Sendable {
 }
 
 @Test func largeDiscoveriesAreBoundedByTheirBytes() throws {
-    let warnings = DropWarnings(marker: "slower than the advertisements")
+    let (h, warnings, before) = scanWithDuplicates()
     defer { warnings.remove() }
-    let h = Harness()
-    h.manager.scanForPeripherals(withServices: nil, options: [CBCentralManagerScanOptionAllowDuplicatesKey: true])
-    h.flush()
-    let before = h.recorder.log.count
     // Reports of 1,600 bytes of manufacturer data (extended advertising, Core v5.4 Vol 6 Part B §2.3.4.9 allows
     // 1,650) are estimated at 160 + 32 + 1,600 = 1,792 bytes: 16 MiB holds 9,362 of them, not 65,536 (117 MB).
     let large = AdvertisementReport(peer: Harness.peer, rssi: -40, localName: nil,
