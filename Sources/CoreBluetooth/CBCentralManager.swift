@@ -2,6 +2,7 @@
 internal import OCBCore
 internal import OCBHost
 import Foundation
+import Synchronization
 
 /// The central role (Apple's `CBCentralManager`).
 ///
@@ -27,20 +28,24 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     let queue: DispatchQueue
     let backend: any CentralBackend
     let restoration: RestorationStore?
-    weak var storedDelegate: (any CBCentralManagerDelegate)?
+    weak var storedDelegate: (any CBCentralManagerDelegate)? { didSet { deliveryEpoch.add(1, ordering: .releasing) } }
     weak var storedPairingDelegate: (any CBPairingDelegate)?
 
     // All of the following are guarded by `lock`.
     var controllerAddress: BluetoothAddress?
     var hasReportedState = false
-    var storedIsScanning = false
+    var storedIsScanning = false { didSet { deliveryEpoch.add(1, ordering: .releasing) } }
     var scanParameters: ScanParameters?
     /// The peripherals reported in this scan, for Apple's coalescing without AllowDuplicates (bounded).
     var reported = DiscoveryCoalescing()
     /// What hands backend events and discoveries to the delegate queue (set once at start).
     var delivery: SerialBatcher<FacadeDelivery>?
     /// Counts the scans asked for and stopped: a discovery prepared for an earlier one is not delivered.
-    var scanGeneration: UInt64 = 0
+    var scanGeneration: UInt64 = 0 { didSet { deliveryEpoch.add(1, ordering: .releasing) } }
+    /// Changes (any thread, the lock held) whenever what a discovery's delivery depends on does: the scan running, its
+    /// generation, the delegate. A batch of discoveries looks under the lock once (``deliver(_:)``) and, before each
+    /// delegate call, only compares this (a delegate that stops the scan or replaces itself mid-batch is obeyed at once).
+    let deliveryEpoch = Atomic<UInt64>(0)
     /// Peripherals connecting, connected or disconnecting (strong), and all handed out (weak).
     var active: [PeerAddress: CBPeripheral] = [:]
     var handedOut: [PeerAddress: WeakPeripheral] = [:]
@@ -157,18 +162,9 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     private func start() {
         if let record = restoration?.load() { restore(record) }
         let delivery = SerialBatcher<FacadeDelivery>(queue: queue, gatheringOn: backend.eventQueue,
-                                                     isBulk: { if case .event = $0 { false } else { true } }) { [weak self] item in
-            guard let self else { return }
-            switch item {
-            case .discovery(let discovery):
-                self.discoveryDelivered(discovery)
-                self.deliver(discovery)
-            case .scanReleased:
-                self.releaseStoppedScan()
-            case .event(let event):
-                if case .valueNotified = event { self.notificationDelivered() }
-                self.handle(event)
-            }
+                                                     isBulk: { if case .event = $0 { false } else { true } },
+                                                     bulkHandler: { [weak self] items in self?.deliverBulk(items) }) { [weak self] item in
+            self?.deliverBulk([item])
         }
         lock.run { self.delivery = delivery }
         backend.start { [weak self] event in
@@ -197,6 +193,26 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
         case discovery(PreparedDiscovery)
         /// A stopped scan's discoveries are all delivered or dropped: ``releaseStoppedScan()``.
         case scanReleased
+    }
+
+    /// Items handed over (on the delegate queue), in order: a turn's discoveries and scan releases, or one event; each
+    /// run of discoveries as one batch.
+    private func deliverBulk(_ items: ArraySlice<FacadeDelivery>) {
+        var batch: [PreparedDiscovery] = []
+        batch.reserveCapacity(items.count)
+        for item in items {
+            switch item {
+            case .discovery(let discovery): batch.append(discovery)
+            case .scanReleased:
+                deliver(batch)
+                batch.removeAll(keepingCapacity: true)
+                releaseStoppedScan()
+            case .event(let event):
+                if case .valueNotified = event { notificationDelivered() }
+                handle(event)
+            }
+        }
+        deliver(batch)
     }
 
     deinit {

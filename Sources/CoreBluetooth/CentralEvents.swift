@@ -10,10 +10,7 @@ extension CBCentralManager {
         switch event {
         case .stateChanged(let state, let controller): handleState(state, controller: controller)
         case .advertisement(let report):
-            if let discovery = prepareDiscovery(report) {
-                discoveryDelivered(discovery)
-                deliver(discovery)
-            }
+            if let discovery = prepareDiscovery(report) { deliver([discovery]) }
         case .connected(let peer, let mtu): handleConnected(peer, mtu: mtu)
         case .connectionFailed(let peer, let reason):
             handleLinkDown(peer, reason: reason, failedToConnect: true, attTimedOut: false, controllerLost: false)

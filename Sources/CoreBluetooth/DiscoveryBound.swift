@@ -29,8 +29,4 @@ extension CBCentralManager {
                             + "\(Self.discoveryQueueByteBound >> 20) MiB of them) wait for it, further ones are dropped (CBCentralManager.droppedDiscoveryCount) until it catches up")
     }
 
-    /// One admitted discovery reached the delegate queue.
-    func discoveryDelivered(_ discovery: PreparedDiscovery) {
-        discoveryBoundLock.withLock { discoveryBound.delivered(bytes: discovery.bytes) }
-    }
 }

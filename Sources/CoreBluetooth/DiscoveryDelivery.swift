@@ -2,6 +2,7 @@
 internal import OCBCore
 internal import OCBHost
 import Foundation
+import Synchronization
 
 extension CBCentralManager {
     /// One discovery admitted for the delegate, as it waits on the delegate queue: the report (its parsed content
@@ -38,43 +39,77 @@ extension CBCentralManager {
         return prepared
     }
 
-    /// Calls the delegate for an admitted discovery unless its scan stopped since (on the delegate queue): finds or
-    /// makes its peripheral, notes a new name (`peripheralDidUpdateName` first when it had another), and builds the
-    /// advertisementData unless the peripheral's last advertisement had the same content (its dictionary is reused).
-    func deliver(_ discovery: PreparedDiscovery) {
+    /// What one look under the lock found for a discovery: its peripheral, whether it was renamed (its last name
+    /// differed), and the dictionary of its last advertisement when that had the same content.
+    private struct Resolved {
+        let peripheral: CBPeripheral
+        let renamed: Bool
+        let reused: [String: Any]?
+    }
+
+    /// Calls the delegate for each admitted discovery of a batch, in order, unless its scan stopped since (on the
+    /// delegate queue): one look under the lock for the whole batch finds or makes each peripheral (an anonymous one
+    /// is new each time, never stored: two anonymous advertisers must not become one), notes new names
+    /// (`peripheralDidUpdateName` first when it had another), and picks up the dictionary of each peripheral's last
+    /// advertisement when it had the same content; the others are built outside the lock and kept with one more look.
+    /// Before each call, ``deliveryEpoch`` says whether the scan or the delegate changed (a delegate's `stopScan`
+    /// mid-batch): the rest of the batch is then looked at again.
+    func deliver(_ batch: [PreparedDiscovery]) {
+        guard !batch.isEmpty else { return }
+        let bytes = batch.reduce(0) { $0 + $1.bytes }
+        discoveryBoundLock.withLock { discoveryBound.delivered(batch.count, bytes: bytes) }
+        var start = 0
+        while start < batch.count {
+            let rest = batch[start...]
+            let (epoch, delegate, resolved) = lock.run { (deliveryEpoch.load(ordering: .acquiring), storedDelegate, rest.map(resolve)) }
+            // The dictionaries built in this batch, by peripheral: one repeating itself within the batch reuses its own.
+            var built: [ObjectIdentifier: (peripheral: CBPeripheral, report: AdvertisementReport, data: [String: Any])] = [:]
+            start = batch.count
+            for (offset, discovery) in zip(rest.indices, rest) {
+                if offset > rest.startIndex, deliveryEpoch.load(ordering: .acquiring) != epoch {
+                    start = offset
+                    break
+                }
+                guard let found = resolved[offset - rest.startIndex] else { continue }
+                let report = discovery.report
+                let key = ObjectIdentifier(found.peripheral)
+                let advertisementData: [String: Any]
+                if let reused = found.reused {
+                    advertisementData = reused
+                } else if let last = built[key], last.report.hasSameContent(as: report) {
+                    advertisementData = last.data
+                } else {
+                    advertisementData = Self.advertisementData(report)
+                    if !report.isAnonymous { built[key] = (found.peripheral, report, advertisementData) }
+                }
+                if found.renamed { found.peripheral.delegate?.peripheralDidUpdateName(found.peripheral) }
+                // RSSI 127 is "not available" (Core v5.4 Vol 4 Part E §7.7.65.2), and iOS passes it on as 127: a report
+                // without one is still a discovery (a kernel or controller that gives none must not hide every device).
+                delegate?.centralManager(self, didDiscover: found.peripheral, advertisementData: advertisementData,
+                                         rssi: Self.rssiNumber(report.rssi ?? 127))
+            }
+            if !built.isEmpty {
+                lock.run { for last in built.values { last.peripheral.lastAdvertisement = (last.report, last.data) } }
+            }
+        }
+    }
+
+    /// The peripheral of `discovery` (lock held), nil when its scan stopped or was replaced since.
+    private func resolve(_ discovery: PreparedDiscovery) -> Resolved? {
+        guard storedIsScanning, scanGeneration == discovery.scan else { return nil }
         let report = discovery.report
-        // One look under the lock: the scan still runs, the delegate, the peripheral and what it last advertised.
-        let found: (delegate: (any CBCentralManagerDelegate)?, peripheral: CBPeripheral, renamed: Bool, reused: [String: Any]?)? = lock.run {
-            guard storedIsScanning, scanGeneration == discovery.scan else { return nil }
-            // An anonymous advertisement (no address) is its own discovery: a new peripheral each time, never
-            // coalesced, never stored (two anonymous advertisers must not become one peripheral).
-            if report.isAnonymous {
-                return (storedDelegate, CBPeripheral(identifier: UUID(), peer: report.peer, manager: self), false, nil)
-            }
-            let peripheral = peripheral(for: report.peer)
-            if recentlyDiscovered[report.peer] == nil { recentlyDiscovered.set(report.peer, peripheral) }
-            var renamed = false
-            if let name = report.localName, name != peripheral.storedName {
-                renamed = peripheral.storedName != nil
-                peripheral.storedName = name
-            }
-            let reused = peripheral.lastAdvertisement.flatMap { $0.report.hasSameContent(as: report) ? $0.data : nil }
-            return (storedDelegate, peripheral, renamed, reused)
+        if report.isAnonymous {
+            return Resolved(peripheral: CBPeripheral(identifier: UUID(), peer: report.peer, manager: self), renamed: false, reused: nil)
         }
-        guard let found else { return }
-        let advertisementData: [String: Any]
-        if let reused = found.reused {
-            advertisementData = reused
-        } else {
-            // Built after the lock is let go (the reader takes the same lock for each report it decides on).
-            advertisementData = Self.advertisementData(report)
-            if !report.isAnonymous { lock.run { found.peripheral.lastAdvertisement = (report, advertisementData) } }
+        let peripheral = peripheral(for: report.peer)
+        if recentlyDiscovered[report.peer] == nil { recentlyDiscovered.set(report.peer, peripheral) }
+        var renamed = false
+        if let name = report.localName, name != peripheral.storedName {
+            renamed = peripheral.storedName != nil
+            peripheral.storedName = name
         }
-        if found.renamed { found.peripheral.delegate?.peripheralDidUpdateName(found.peripheral) }
-        // RSSI 127 is "not available" (Core v5.4 Vol 4 Part E §7.7.65.2), and iOS passes it on as 127: a report
-        // without one is still a discovery (a kernel or controller that gives none must not hide every device).
-        found.delegate?.centralManager(self, didDiscover: found.peripheral, advertisementData: advertisementData,
-                                       rssi: Self.rssiNumber(report.rssi ?? 127))
+        let reused = peripheral.lastAdvertisement.flatMap { $0.report.hasSameContent(as: report) ? $0.data : nil }
+        return Resolved(peripheral: peripheral, renamed: renamed, reused: reused)
     }
 
     /// The `RSSI` NSNumber of a discovery: one shared object per value from −128 to 127 dBm (what an HCI report can

@@ -50,10 +50,10 @@ package struct DeliveryBound {
         return (false, true)
     }
 
-    /// One admitted delivery of `bytes` (what ``admit(bytes:now:)`` was given) ran; when none waits any more, the next
-    /// overflow warns again.
-    package mutating func delivered(bytes: Int = 0) {
-        inFlight = max(0, inFlight - 1)
+    /// `count` admitted deliveries of `bytes` in all (what ``admit(bytes:now:)`` was given for them) ran; when none
+    /// waits any more, the next overflow warns again.
+    package mutating func delivered(_ count: Int = 1, bytes: Int = 0) {
+        inFlight = max(0, inFlight - max(0, count))
         bytesInFlight = inFlight == 0 ? 0 : max(0, bytesInFlight - max(0, bytes))
         if inFlight == 0 { warned = false }
     }

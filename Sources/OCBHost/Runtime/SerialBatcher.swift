@@ -21,6 +21,7 @@ package final class SerialBatcher<Item>: @unchecked Sendable {
     private let queue: DispatchQueue
     private let producer: DispatchQueue?
     private let handler: (Item) -> Void
+    private let bulkHandler: ((ArraySlice<Item>) -> Void)?
     private let isBulk: (Item) -> Bool
     private let holdsBulk: (() -> Bool)?
     private let lock = NSLock()
@@ -50,13 +51,16 @@ package final class SerialBatcher<Item>: @unchecked Sendable {
     /// only the others and yields the queue (a block of its own follows, so the reader's turns come first). The host
     /// holds its discoveries while it reads a backlog toward an answer it waits for (a connect's), so the reports it
     /// already took do not delay the answer; it must turn false by itself (the backlog read), never wait for the turns.
+    /// `bulkHandler`, when given, takes each turn's bulk items at once (at most ``turnLimit``, in order) instead of
+    /// `handler` one by one: a consumer that takes a lock per item takes it once a turn.
     package init(queue: DispatchQueue, gatheringOn producer: DispatchQueue? = nil, isBulk: @escaping (Item) -> Bool = { _ in false },
-                 holdsBulk: (() -> Bool)? = nil, handler: @escaping (Item) -> Void) {
+                 holdsBulk: (() -> Bool)? = nil, bulkHandler: ((ArraySlice<Item>) -> Void)? = nil, handler: @escaping (Item) -> Void) {
         self.queue = queue
         self.producer = producer
         self.isBulk = isBulk
         self.holdsBulk = holdsBulk
         self.handler = handler
+        self.bulkHandler = bulkHandler
     }
 
     /// True when every item posted was handed over and no turn is due (a test's way to wait for the hand-over).
@@ -143,6 +147,11 @@ package final class SerialBatcher<Item>: @unchecked Sendable {
             handler(item)
         }
         let end = holdsBulk?() == true ? next : min(current.count, next + Self.turnLimit)
+        if let bulkHandler, next < end {
+            let start = next
+            next = end
+            bulkHandler(current[start..<end])
+        }
         while next < end {
             let item = current[next]
             next += 1

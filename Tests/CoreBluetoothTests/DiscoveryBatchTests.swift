@@ -1,0 +1,87 @@
+// A turn's discoveries reach the delegate as one batch: what the delegate does mid-batch (stop, replace itself) holds at once.
+@testable import CoreBluetooth
+import OCBCore
+import Foundation
+import Testing
+
+/// A delegate that notes each discovery's name and runs `onDiscover` after noting it (on the delegate queue).
+private final class BatchDelegate: NSObject, CBCentralManagerDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    private var names: [String] = []
+    var onDiscover: ((CBCentralManager, Int) -> Void)?
+
+    var discovered: [String] { lock.withLock { names } }
+    func centralManagerDidUpdateState(_ central: CBCentralManager) {}
+    func centralManager(_ central: CBCentralManager, didDiscover peripheral: CBPeripheral,
+                        advertisementData: [String: Any], rssi RSSI: NSNumber) {
+        let count: Int = lock.withLock {
+            names.append(advertisementData[CBAdvertisementDataLocalNameKey] as? String ?? "?")
+            return names.count
+        }
+        onDiscover?(central, count)
+    }
+}
+
+@Suite struct DiscoveryBatchTests {
+    /// Ten advertisers, C0:00:00:00:00:00 to C0:00:00:00:00:09, named "n0" to "n9".
+    private static func reports() -> [AdvertisementReport] {
+        (0..<10).map { index in
+            AdvertisementReport(peer: PeerAddress(address: BluetoothAddress("C0:00:00:00:00:0\(index)")!, type: .random),
+                                rssi: -50, localName: "n\(index)", isConnectable: true)
+        }
+    }
+
+    /// Emits the ten reports while the delegate queue is held, so they go over as one turn (one batch).
+    private static func emitAsOneBatch(_ h: Harness) {
+        let release = DispatchSemaphore(value: 0)
+        h.queue.async { release.wait() }
+        for report in reports() { h.backend.emit(.advertisement(report)) }
+        release.signal()
+        h.flush()
+    }
+
+    @Test func aStopScanInTheMiddleOfABatchEndsItsDiscoveriesAtOnce() {
+        let h = Harness()
+        let delegate = BatchDelegate()
+        h.manager.delegate = delegate
+        delegate.onDiscover = { central, count in if count == 3 { central.stopScan() } }
+        h.manager.scanForPeripherals(withServices: nil, options: nil)
+        h.flush()
+        Self.emitAsOneBatch(h)
+        #expect(delegate.discovered == ["n0", "n1", "n2"], "none after the stopScan the third one called")
+    }
+
+    @Test func aDelegateReplacedInTheMiddleOfABatchGetsNoMoreTheNewOneGetsTheRest() {
+        let h = Harness()
+        let first = BatchDelegate(), second = BatchDelegate()
+        h.manager.delegate = first
+        first.onDiscover = { central, count in if count == 4 { central.delegate = second } }
+        h.manager.scanForPeripherals(withServices: nil, options: nil)
+        h.flush()
+        Self.emitAsOneBatch(h)
+        #expect(first.discovered == ["n0", "n1", "n2", "n3"])
+        #expect(second.discovered == ["n4", "n5", "n6", "n7", "n8", "n9"])
+    }
+
+    @Test func aPeripheralRepeatingItselfInOneBatchGetsOneDictionary() throws {
+        let h = Harness()
+        h.manager.scanForPeripherals(withServices: nil, options: [CBCentralManagerScanOptionAllowDuplicatesKey: true])
+        h.flush()
+        let release = DispatchSemaphore(value: 0)
+        h.queue.async { release.wait() }
+        let report = AdvertisementReport(peer: Harness.peer, rssi: -50, localName: "Same", isConnectable: true)
+        for _ in 0..<3 { h.backend.emit(.advertisement(report)) }
+        release.signal()
+        h.flush()
+        // The three deliveries share one dictionary (one storage: a Swift dictionary is one reference), and it is the
+        // one kept for the next same advertisement.
+        func storage(_ dictionary: [String: Any]) -> UInt { withUnsafeBytes(of: dictionary) { $0.load(as: UInt.self) } }
+        let dictionaries = h.recorder.discovered.suffix(3).map { storage($0.1) }
+        #expect(MemoryLayout<[String: Any]>.size == MemoryLayout<UInt>.size)
+        #expect(dictionaries.count == 3 && Set(dictionaries).count == 1)
+        let peripheral = try #require(h.recorder.discovered.last?.0)
+        let kept = try #require(h.manager.lock.run { peripheral.lastAdvertisement })
+        #expect(storage(kept.data) == dictionaries.first)
+        #expect(h.recorder.log.suffix(3) == ["discover Same -50", "discover Same -50", "discover Same -50"])
+    }
+}
