@@ -164,7 +164,9 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
         let delivery = SerialBatcher<FacadeDelivery>(queue: queue, gatheringOn: backend.eventQueue,
                                                      isBulk: { if case .event = $0 { false } else { true } },
                                                      bulkHandler: { [weak self] items in self?.deliverBulk(items) }) { [weak self] item in
-            self?.deliverBulk([item])
+            // The other lane: events, one at a time (the bulk items all go through `bulkHandler`).
+            guard let self else { return }
+            if case .event(let event) = item { self.handleDelivered(event) } else { self.deliverBulk([item]) }
         }
         lock.run { self.delivery = delivery }
         backend.start { [weak self] event in
@@ -195,8 +197,8 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
         case scanReleased
     }
 
-    /// Items handed over (on the delegate queue), in order: a turn's discoveries and scan releases, or one event; each
-    /// run of discoveries as one batch.
+    /// A turn's bulk items (on the delegate queue), in order: each run of discoveries as one batch, then a scan's
+    /// release after its discoveries.
     private func deliverBulk(_ items: ArraySlice<FacadeDelivery>) {
         var batch: [PreparedDiscovery] = []
         batch.reserveCapacity(items.count)
@@ -207,12 +209,16 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
                 deliver(batch)
                 batch.removeAll(keepingCapacity: true)
                 releaseStoppedScan()
-            case .event(let event):
-                if case .valueNotified = event { notificationDelivered() }
-                handle(event)
+            case .event(let event): handleDelivered(event)
             }
         }
         deliver(batch)
+    }
+
+    /// An event handed over to the delegate queue: counted off its bound when it is a value, then handled.
+    private func handleDelivered(_ event: BackendEvent) {
+        if case .valueNotified = event { notificationDelivered() }
+        handle(event)
     }
 
     deinit {

@@ -8,8 +8,8 @@ import Foundation
 /// is slower than the advertisements); further ones are dropped and counted in ``droppedDiscoveries``, which the
 /// scan's summary reports. Other events are never dropped (there are a handful per session).
 ///
-/// The bound is sized for bursts, not for a slow output: CoreBluetooth hands discoveries to the delegate in batches
-/// (up to its own bound of 4,096 waiting), so the inbox takes four such batches. Measured with the virtual peer's
+/// The bound is sized for bursts, not for a slow output: the delegate queue hands discoveries on in bursts (turns of
+/// up to 256, as fast as it runs, while the output thread may not run at all for a time slice). Measured with the virtual peer's
 /// flood of 100,000 distinct advertisers (README, "A flood of distinct advertisers"): with 4,096 the output thread,
 /// idle a third of the time, still lost 5-18% of them to bursts; with 16,384 it lists all, and cbtool's peak resident
 /// set stays at 47-48 MiB. A scan's entry is the advertisement dictionary and the address, not the peripheral
