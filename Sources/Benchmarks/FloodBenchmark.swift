@@ -98,7 +98,7 @@ private func connectTimes(_ manager: CBCentralManager, _ central: FloodCentral, 
 /// Runs the flood against the virtual peer through CBCentralManager and prints its figures; false on failure.
 /// `count` distinct advertisers (peer control `flood`, Tests/Peer/README.md), the scan without AllowDuplicates;
 /// `quietConnects` connects without a flood, then `floodConnects` floods with one connect during each.
-func runFloodBenchmark(count: Int, quietConnects: Int = 15, floodConnects: Int = 7) -> Bool {
+func runFloodBenchmark(count: Int, quietConnects: Int = 15, floodConnects: Int = 15) -> Bool {
     func fail(_ what: String) -> Bool {
         FileHandle.standardError.write(Data("Benchmarks: \(what)\n".utf8))
         return false
