@@ -68,8 +68,8 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     /// `notificationBoundLock`, for the same reason as the discoveries' below.
     var notificationBound = DeliveryBound(limit: CBCentralManager.notificationQueueBound)
     let notificationBoundLock = NSLock()
-    /// Discoveries waiting for the delegate (see DiscoveryBound.swift), under its own `discoveryBoundLock`: taken
-    /// twice per advertisement by two threads, it must not contend with the manager's lock.
+    /// Discoveries waiting for the delegate (see DiscoveryBound.swift), under its own `discoveryBoundLock`: taken by
+    /// the reader for each advertisement and by the delegate queue once a batch, it must not contend with the manager's lock.
     var discoveryBound = DeliveryBound(limit: CBCentralManager.discoveryQueueBound, byteLimit: CBCentralManager.discoveryQueueByteBound)
     let discoveryBoundLock = NSLock()
 
