@@ -95,9 +95,7 @@ final class BenchController: @unchecked Sendable {
                     if let answer = peripheral?.answer(opcode, parameters) {
                         guard write(fd, answer) else { return }
                     } else {
-                        let answer = Self.returnParameters(opcode, parameters)
-                        let event: [UInt8] = [0x04, 0x0E, UInt8(3 + answer.count), 0x01, UInt8(opcode & 0xFF), UInt8(opcode >> 8)] + answer
-                        guard write(fd, event) else { return }
+                        guard write(fd, Self.commandComplete(opcode, parameters)) else { return }
                     }
                     startsStream = peripheral == nil && opcode == 0x200C && parameters.first == 0x01
                 }
@@ -159,6 +157,13 @@ final class BenchController: @unchecked Sendable {
         }
     }
 
+    /// The H4 Command Complete event (§7.7.14: one command allowed, the opcode) answering `opcode` with status 0x00
+    /// and what bring-up reads of it.
+    static func commandComplete(_ opcode: UInt16, _ parameters: [UInt8]) -> [UInt8] {
+        let answer = returnParameters(opcode, parameters)
+        return [0x04, 0x0E, UInt8(3 + answer.count), 0x01, UInt8(opcode & 0xFF), UInt8(opcode >> 8)] + answer
+    }
+
     /// Status 0x00 followed by what the command returns (§7.4.1-7.4.6, §7.8.2-7.8.3).
     private static func returnParameters(_ opcode: UInt16, _ parameters: [UInt8]) -> [UInt8] {
         switch opcode {
@@ -193,7 +198,7 @@ final class BenchController: @unchecked Sendable {
         return true
     }
 
-    private static func threadCPU() -> Double {
+    static func threadCPU() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9

@@ -1,18 +1,30 @@
-// The scan path end to end: LE Advertising Report bytes over H4 on loopback TCP, through Host and CoreBluetooth, to didDiscover.
+// The scan path end to end: LE Advertising Report bytes over H4 (in memory, or loopback TCP), through Host and CoreBluetooth, to didDiscover.
 
 import CoreBluetooth
 import Glibc
+import OCBHost
 
 /// Measures how many advertising reports per second the whole stack takes from H4 bytes to
 /// `centralManager(_:didDiscover:advertisementData:rssi:)` (issue #13's target: 1,000,000 on one core).
 ///
-/// The controller is ``BenchController``, a thread in this process on a loopback TCP connection (the wiring of
-/// `tcp:HOST:PORT`, as with the virtual controller): it answers bring-up like a legacy-only controller, and once LE
-/// Set Scan Enable (Core v5.4 Vol 4 Part E §7.8.11) turns scanning on it writes the whole stream at once. The stream is
+/// Two wirings (``Wiring``): `memory` (the default, the issue's "in-memory transport") is a ``Host/MemoryTransport``
+/// whose controller is ``MemoryBenchController``, read in 16 KiB chunks on the host's queue as a socket is, with no
+/// reader thread or system call; `tcp` is ``BenchController``, a thread in this process on a loopback TCP connection
+/// (the wiring of `tcp:HOST:PORT`, as with the virtual controller). Either answers bring-up like a legacy-only
+/// controller, and once LE Set Scan Enable (Core v5.4 Vol 4 Part E §7.8.11) turns scanning on hands the whole stream
+/// over at once. The stream is
 /// one LE Advertising Report event (§7.7.65.2, one report, ADV_NONCONN_IND, RSSI −60 dBm; the end marker's −1 dBm) per advertisement, cycling
 /// the captures' advertising payloads of at most 31 bytes over `advertisers` random static addresses, then one from an
 /// address heard nowhere else that marks the end (repeated every 5 ms until it is seen). Stack CPU is the process's CPU time less the controller thread's.
 enum ScanPathBenchmark {
+    /// How the stack reaches the controller.
+    enum Wiring: String, CaseIterable {
+        /// ``Host/MemoryTransport``: H4 bytes in memory, framed and handed over as a stream socket's reads are.
+        case memory
+        /// H4 over loopback TCP to a controller thread (`tcp:127.0.0.1:PORT`).
+        case tcp
+    }
+
     /// One run's figures.
     struct Result {
         var reports: Int
@@ -26,21 +38,23 @@ enum ScanPathBenchmark {
     /// per run: reports per wall second, reports per stack CPU second, deliveries and drops.
     /// `cases` narrows the runs to the data kinds ("changing", "repeating") and duplicates settings ("true", "false")
     /// named, e.g. ["repeating", "true"]; empty runs all four.
-    static func run(payloads: [[UInt8]], reports: Int, advertisers: Int, passes: Int, cases: Set<String> = []) -> Bool {
+    static func run(payloads: [[UInt8]], reports: Int, advertisers: Int, passes: Int, cases: Set<String> = [],
+                    wiring: Wiring = .memory) -> Bool {
         let legacy = payloads.filter { $0.count <= 31 && !$0.isEmpty }
         guard !legacy.isEmpty else {
             FileHandle.standardError.write(Data("Benchmarks: no advertising payloads of 1...31 bytes\n".utf8))
             return false
         }
         print("scan path: \(reports) LE Advertising Reports from \(advertisers) advertisers, "
-              + "tcp loopback → Host → CoreBluetooth → didDiscover")
+              + "\(wiring == .memory ? "in memory" : "tcp loopback") → Host → CoreBluetooth → didDiscover")
         let kinds = [true, false].filter { cases.isDisjoint(with: ["changing", "repeating"]) || cases.contains($0 ? "changing" : "repeating") }
         let settings = [true, false].filter { cases.isDisjoint(with: ["true", "false"]) || cases.contains($0 ? "true" : "false") }
         for changing in kinds {
             let (stream, marker) = Self.stream(legacy, reports: reports, advertisers: advertisers, changing: changing)
             for pass in 1...passes {
                 for duplicates in settings {
-                    guard let result = measure(stream: stream, marker: marker, reports: reports, allowDuplicates: duplicates) else {
+                    guard let result = measure(stream: stream, marker: marker, reports: reports, allowDuplicates: duplicates,
+                                                wiring: wiring) else {
                         return false
                     }
                     let wall = Double(result.reports) / result.seconds
@@ -80,11 +94,25 @@ enum ScanPathBenchmark {
     }
 
     /// One scan over `stream`; nil (with a line on stderr) when the stack did not get there.
-    static func measure(stream: [UInt8], marker: [UInt8], reports: Int, allowDuplicates: Bool) -> Result? {
-        guard let controller = BenchController(stream: stream, marker: marker) else { return nil }
+    static func measure(stream: [UInt8], marker: [UInt8], reports: Int, allowDuplicates: Bool, wiring: Wiring) -> Result? {
         let central = ScanCentral(allowDuplicates: allowDuplicates)
-        let manager = CBCentralManager(delegate: central, queue: central.queue,
-                                       options: [CBCentralManagerOptionTransportKey: "tcp:127.0.0.1:\(controller.port)"])
+        let manager: CBCentralManager
+        let controller: any StreamController
+        switch wiring {
+        case .tcp:
+            guard let socketController = BenchController(stream: stream, marker: marker) else { return nil }
+            controller = socketController
+            manager = CBCentralManager(delegate: central, queue: central.queue,
+                                       options: [CBCentralManagerOptionTransportKey: "tcp:127.0.0.1:\(socketController.port)"])
+        case .memory:
+            let memoryController = MemoryBenchController(stream: stream, marker: marker)
+            controller = memoryController
+            let transport = memoryController.transport
+            let host = HostController(configuration: HostConfiguration(makeTransport: { transport }))
+            manager = CBCentralManager(delegate: central, queue: central.queue, options: nil,
+                                       backend: HostCentralBackend(host: host),
+                                       stateDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("ocb-bench-\(getpid())"))
+        }
         defer { controller.stop() }
         // Done when the end marker arrived (the controller repeats it until then: a bound may drop a copy).
         let deadline = ContinuousClock.now + .seconds(60)
@@ -106,6 +134,21 @@ enum ScanPathBenchmark {
         return result
     }
 }
+
+/// The controller side of either wiring, as ``ScanPathBenchmark/measure(stream:marker:reports:allowDuplicates:wiring:)`` reads it.
+protocol StreamController {
+    /// When the stream was handed over; nil before.
+    var streamStart: ContinuousClock.Instant? { get }
+    /// The process's CPU seconds when the stream began.
+    var startCPU: Double { get }
+    /// The CPU seconds the controller spent handing the stream over.
+    var ownCPU: Double { get }
+    /// Ends the controller (the host sees its transport end).
+    func stop()
+}
+
+extension BenchController: StreamController {}
+extension MemoryBenchController: StreamController {}
 
 /// The delegate: counts discoveries and notes when the end marker's arrives.
 private final class ScanCentral: NSObject, CBCentralManagerDelegate, @unchecked Sendable {

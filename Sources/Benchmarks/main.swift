@@ -8,8 +8,8 @@
 //   --peer        against the virtual peer (scripts/setup's venv): CPU per notification and discovery round trips
 //      or: swift run -c release Benchmarks --write-ad-corpus FILE [captures directory] | --ad-corpus FILE [--passes N]
 //   the AD benchmark's Swift side (scripts/bench-ad): the captures' advertising payloads, or the typed parse's time
-//      or: swift run -c release Benchmarks --scan-path [--reports N] [--passes N] [--scan-case changing,true] [captures directory]
-//   LE Advertising Reports over H4 (loopback TCP) through Host and CoreBluetooth to didDiscover, reports per second
+//      or: swift run -c release Benchmarks --scan-path [--reports N] [--passes N] [--scan-case changing,true] [--scan-wiring memory|tcp] [captures directory]
+//   LE Advertising Reports over H4 (in memory by default, or loopback TCP) through Host and CoreBluetooth to didDiscover, reports per second
 //      or: swift run -c release Benchmarks --notification-path [--notifications N] [--passes N]
 //   Handle Value Notifications over H4 (loopback TCP) through every layer to didUpdateValueFor, CPU per notification
 //      or: swift run -c release Benchmarks --flood N
@@ -35,6 +35,7 @@ var adCorpus: String?
 var scanPath = false
 var scanReports = 1_000_000
 var scanCases: Set<String> = []
+var scanWiring = ScanPathBenchmark.Wiring.memory
 var scanAdvertisers = 1_000
 var floodCount: Int?
 var notificationPath = false
@@ -50,6 +51,13 @@ while let argument = arguments.popFirst() {
     case "--advertisers": scanAdvertisers = arguments.popFirst().flatMap { Int($0) }.map { max(1, $0) } ?? scanAdvertisers
     case "--flood": floodCount = arguments.popFirst().flatMap { Int($0) }.map { max(1, $0) } ?? 100_000
     case "--scan-case": scanCases.formUnion((arguments.popFirst() ?? "").split(separator: ",").map(String.init))
+    case "--scan-wiring":
+        let name = arguments.popFirst() ?? ""
+        guard let wiring = ScanPathBenchmark.Wiring(rawValue: name) else {
+            FileHandle.standardError.write(Data("Benchmarks: --scan-wiring takes memory or tcp, not \"\(name)\"\n".utf8))
+            exit(2)
+        }
+        scanWiring = wiring
     case "--reports": scanReports = arguments.popFirst().flatMap { Int($0) }.map { max(1, $0) } ?? scanReports
     case "--passes": fixedPasses = arguments.popFirst().flatMap { Int($0) }.map { max(1, $0) }
     default: directory = argument
@@ -80,7 +88,7 @@ do {
 if let path = writeADCorpus { exit(ADCorpusBenchmark.write(corpus, to: path) ? 0 : 1) }
 if scanPath {
     exit(ScanPathBenchmark.run(payloads: corpus.advertisingData, reports: scanReports, advertisers: scanAdvertisers,
-                               passes: fixedPasses ?? 2, cases: scanCases) ? 0 : 1)
+                               passes: fixedPasses ?? 2, cases: scanCases, wiring: scanWiring) ? 0 : 1)
 }
 
 let benchmarks = [

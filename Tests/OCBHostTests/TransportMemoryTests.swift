@@ -1,0 +1,111 @@
+// Tests of MemoryTransport: H4 in memory, read in chunks and turns as a stream socket is, with the host's whole bring-up over it.
+
+import Dispatch
+import Foundation
+import OCBHCI
+import Testing
+@testable import OCBHost
+
+@Suite struct TransportMemoryTests {
+    /// An LE Advertising Report event (Core v5.4 Vol 4 Part E §7.7.65.2): one ADV_NONCONN_IND report from random
+    /// address 00:00:00:00:00:nn with Flags 0x06, RSSI −60 dBm: 18 octets with its H4 indicator.
+    static func report(_ low: UInt8) -> [UInt8] {
+        [0x04, 0x3E, 0x0F, 0x02, 0x01, 0x03, 0x01, low, 0, 0, 0, 0, 0, 0x03, 0x02, 0x01, 0x06, 0xC4]
+    }
+
+    @Test func sendGoesToTheControllerAndItsAnswerComesBackOnTheQueue() throws {
+        let sent = MemoryTestLog<[UInt8]>()
+        let transport = MemoryTransport { packet, transport in
+            sent.append(packet.h4Bytes)
+            // Command Complete for HCI_Reset (0x0C03), status 0x00 (§7.7.14, §7.3.2).
+            transport.receive([0x04, 0x0E, 0x04, 0x01, 0x03, 0x0C, 0x00])
+        }
+        let recorder = TransportRecorder()
+        try recorder.open(transport)
+        try transport.send(HCIPacket(type: .command, bytes: [0x03, 0x0C, 0x00]))
+        let packets = recorder.waitForPackets(1)
+        #expect(sent.values == [[0x01, 0x03, 0x0C, 0x00]])
+        #expect(packets.map(\.bytes) == [[0x0E, 0x04, 0x01, 0x03, 0x0C, 0x00]])
+        #expect(packets.map(\.type) == [.event])
+    }
+
+    @Test func aStreamSplitAnywhereIsFramedWholeInOrder() throws {
+        let transport = MemoryTransport(chunkSize: 300) { _, _ in }
+        let recorder = TransportRecorder()
+        try recorder.open(transport)
+        // 200 reports (3,600 octets) handed over in pieces of 7: packets straddle every piece and every 300-octet chunk.
+        let stream = (0..<200).flatMap { Self.report(UInt8($0)) }
+        var offset = 0
+        while offset < stream.count {
+            transport.receive(Array(stream[offset..<min(stream.count, offset + 7)]))
+            offset += 7
+        }
+        let packets = recorder.waitForPackets(200)
+        #expect(packets.count == 200)
+        #expect(packets.map { $0.bytes[6] } == (0..<200).map { UInt8($0) })
+    }
+
+    @Test func aBacklogIsBehindAndLeavesInputUnreadBetweenTurns() throws {
+        let seen = MemoryTestLog<(behind: Bool, unread: Bool)>()
+        let transport = MemoryTransport(chunkSize: 1_800) { _, _ in }
+        let done = DispatchSemaphore(value: 0)
+        let queue = DispatchQueue(label: "memory-transport-test")
+        let total = 18 * 100 * 10  // ten chunks of a hundred reports: more than one turn of eight reads
+        let counted = MemoryTestLog<Int>()
+        try transport.open(queue: queue, onPackets: { walk in
+            walk { _, _ in
+                counted.append(0)
+                let packets = counted.values.count
+                if packets % 100 == 0 { seen.append((transport.isBehind, transport.hasUnreadInput)) }
+                if packets == total / 18 { done.signal() }
+            }
+        }, onClose: { _ in })
+        transport.receive((0..<(total / 18)).flatMap { Self.report(UInt8(truncatingIfNeeded: $0)) })
+        #expect(done.wait(timeout: .now() + 5) == .success)
+        // Chunks 1-8 of the first turn: behind while at least a quarter chunk waits after them (chunks 1-9), then the
+        // second turn starts behind (the first stopped at its limit): all but the last of ten chunks, and that one too.
+        #expect(seen.values.map(\.behind) == [true, true, true, true, true, true, true, true, true, true])
+        #expect(seen.values.map(\.unread) == Array(repeating: true, count: 10))
+        queue.sync {}
+        #expect(!transport.hasUnreadInput)
+    }
+
+    @Test func endDeliversWhatWasReceivedThenClosedAndCloseIsNil() throws {
+        let transport = MemoryTransport { _, _ in }
+        let recorder = TransportRecorder()
+        try recorder.open(transport)
+        transport.receive(Self.report(1))
+        transport.end()
+        transport.receive(Self.report(2))  // after the end: ignored
+        #expect(recorder.waitForClose() == [.closed])
+        #expect(recorder.packets.map { $0.bytes[6] } == [1])
+        #expect(throws: HCITransportError.notOpen) { try transport.send(HCIPacket(type: .command, bytes: [0x03, 0x0C, 0x00])) }
+
+        let closing = MemoryTransport { _, _ in }
+        let other = TransportRecorder()
+        try other.open(closing)
+        closing.close()
+        closing.close()
+        #expect(other.waitForClose() == [nil])
+        var again: HCITransportError?
+        do { try other.open(closing) } catch { again = error }
+        #expect(again == .alreadyOpen)
+    }
+
+    @Test func aBadIndicatorEndsTheTransportAfterThePacketsBeforeIt() throws {
+        let transport = MemoryTransport { _, _ in }
+        let recorder = TransportRecorder()
+        try recorder.open(transport)
+        transport.receive(Self.report(1) + [0x07] + Self.report(2))
+        #expect(recorder.waitForClose() == [.framing(.badPacketIndicator(0x07, offset: 18))])
+        #expect(recorder.packets.map { $0.bytes[6] } == [1])
+    }
+}
+
+/// A list appended to from any thread.
+final class MemoryTestLog<Element>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var elements: [Element] = []
+    func append(_ element: Element) { lock.withLock { elements.append(element) } }
+    var values: [Element] { lock.withLock { elements } }
+}
