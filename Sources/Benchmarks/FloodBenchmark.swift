@@ -80,12 +80,16 @@ private func flood(_ peer: VirtualPeer, _ count: Int) -> Double? {
 /// Tests/Peer/advertisers.py). Alpha starts advertising again at once after a disconnect; the pause before the next
 /// connect is 100 ms plus a random part of the interval, so each connect lands at a random point of it, as a
 /// connect during a flood does (a fixed pause would land at the same point every time and measure only that one).
-private func connectTimes(_ manager: CBCentralManager, _ central: FloodCentral, _ alpha: CBPeripheral, times: Int) -> [Double]? {
+/// `spans` gets each connect's connect() and didConnect instants on CLOCK_MONOTONIC (seconds), for ``ConnectPhases``.
+private func connectTimes(_ manager: CBCentralManager, _ central: FloodCentral, _ alpha: CBPeripheral, times: Int,
+                          spans: inout [(start: Double, end: Double)]) -> [Double]? {
     var seconds: [Double] = []
     for _ in 0..<times {
         let start = ContinuousClock.now
+        let monotonicStart = ConnectPhases.monotonic()
         manager.connect(alpha, options: nil)
         guard central.wait({ $0.isConnected }) else { return nil }
+        spans.append((monotonicStart, ConnectPhases.monotonic()))
         let took = ContinuousClock.now - start
         seconds.append(Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18)
         manager.cancelPeripheralConnection(alpha)
@@ -103,6 +107,12 @@ func runFloodBenchmark(count: Int, quietConnects: Int = 15, floodConnects: Int =
         FileHandle.standardError.write(Data("Benchmarks: \(what)\n".utf8))
         return false
     }
+    // The peer notes when it takes each LE Create Connection and hands over its LE Connection Complete (peer_controller.py).
+    let timeline = FileManager.default.temporaryDirectory.appendingPathComponent("ocb-flood-timeline-\(getpid())").path
+    unlink(timeline)
+    setenv("OCB_PEER_TIMELINE", timeline, 1)
+    defer { unlink(timeline) }
+    var quietSpans: [(start: Double, end: Double)] = [], floodSpans: [(start: Double, end: Double)] = []
     let peer: VirtualPeer
     do { peer = try VirtualPeer(controllers: 1) } catch { return fail("the virtual peer did not start: \(error)") }
     defer { peer.stop() }
@@ -116,7 +126,7 @@ func runFloodBenchmark(count: Int, quietConnects: Int = 15, floodConnects: Int =
     manager.scanForPeripherals(withServices: nil, options: nil)
     guard central.wait({ $0.alpha != nil }), let alpha = central.alpha else { return fail("OCB Alpha was not found") }
     manager.stopScan()
-    guard let quiet = connectTimes(manager, central, alpha, times: quietConnects) else { return fail("connect without a flood failed") }
+    guard let quiet = connectTimes(manager, central, alpha, times: quietConnects, spans: &quietSpans) else { return fail("connect without a flood failed") }
     let before = residentKiB()
 
     // 1. A flood with nothing else going on: how much of it the app discovers, memory at its peak and after stopScan.
@@ -152,7 +162,7 @@ func runFloodBenchmark(count: Int, quietConnects: Int = 15, floodConnects: Int =
             done.signal()
         }
         guard central.wait({ $0.flood > 0 }) else { return fail("no flood report arrived") }
-        guard let took = connectTimes(manager, central, alpha, times: 1) else { return fail("connect during the flood failed") }
+        guard let took = connectTimes(manager, central, alpha, times: 1, spans: &floodSpans) else { return fail("connect during the flood failed") }
         guard done.wait(timeout: .now() + 300) == .success, peerSeconds.value >= 0 else { return fail("the peer's flood failed") }
         _ = central.wait(within: 2) { $0.flood >= count }
         during += took
@@ -173,7 +183,73 @@ func runFloodBenchmark(count: Int, quietConnects: Int = 15, floodConnects: Int =
           + String(format: "%.2fx", median(during) / median(quiet)))
     print("during each of those floods: \(duringDiscovered.map(String.init).joined(separator: ", ")) discovered, "
           + "\(shed.map(String.init).joined(separator: ", ")) dropped (counted, most skipped unread while the connect waited)")
+    let events = ConnectPhases.read(timeline)
+    for (name, spans) in [("without a flood", quietSpans), ("during a flood", floodSpans)] {
+        print("connect phases \(name): " + ConnectPhases.summary(ConnectPhases.split(spans, events)))
+        // Commands other than the connect's own the peer took while a connect ran (none is expected).
+        let others = events.filter { event in event.event == "command" && spans.contains { event.at >= $0.start && event.at <= $0.end } }
+        if !others.isEmpty {
+            let opcodes = Dictionary(grouping: others.map(\.opcode), by: { $0 }).map { "0x\($0.key) × \($0.value.count)" }.sorted()
+            print("  other commands the peer took during those connects: \(opcodes.joined(separator: ", "))")
+        }
+    }
     return true
+}
+
+/// A connect split at the peer's timeline (OCB_PEER_TIMELINE, Tests/Peer/peer_controller.py): from connect() to the
+/// peer taking LE Create Connection (Core v5.4 Vol 4 Part E §7.8.12: the host's sending and the peer's reading), from
+/// there to the peer handing over LE Connection Complete (§7.7.65.1: the peer waits for alpha's next advertisement),
+/// and from there to didConnect (the peer's writing of what it queued first, the socket, the host's reading).
+enum ConnectPhases {
+    /// One connect's three parts, seconds, and the bytes the peer's writer held ahead of its Connection Complete.
+    struct Split {
+        var toPeer: Double
+        var atPeer: Double
+        var toApp: Double
+        var queuedAhead: Int
+    }
+
+    /// Now on CLOCK_MONOTONIC, seconds (Python's time.monotonic() reads the same clock).
+    static func monotonic() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// The timeline's lines: (seconds, event, bytes queued for "complete").
+    static func read(_ path: String) -> [(at: Double, event: String, queued: Int, opcode: String)] {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: " ")
+            guard fields.count >= 3, let at = Double(fields[0]) else { return nil }
+            return (at, String(fields[2]), fields.count > 3 ? Int(fields[3]) ?? -1 : 0, fields.count > 3 ? String(fields[3]) : "")
+        }
+    }
+
+    /// Each span's split: the first "create" within it, the first "complete" after that within it; a span without
+    /// both is left out.
+    static func split(_ spans: [(start: Double, end: Double)], _ events: [(at: Double, event: String, queued: Int, opcode: String)]) -> [Split] {
+        spans.compactMap { span in
+            guard let create = events.first(where: { $0.event == "create" && $0.at >= span.start && $0.at <= span.end }),
+                  let complete = events.first(where: { $0.event == "complete" && $0.at >= create.at && $0.at <= span.end })
+            else { return nil }
+            return Split(toPeer: create.at - span.start, atPeer: complete.at - create.at, toApp: span.end - complete.at,
+                         queuedAhead: complete.queued)
+        }
+    }
+
+    /// "N connects: connect() → peer takes the command median A ms (max), peer → Connection Complete B ms, → didConnect C ms".
+    static func summary(_ splits: [Split]) -> String {
+        guard !splits.isEmpty else { return "no timeline (the peer wrote none)" }
+        func median(_ values: [Double]) -> String { String(format: "%.1f", values.sorted()[values.count / 2] * 1000) }
+        func maximum(_ values: [Double]) -> String { String(format: "%.1f", (values.max() ?? 0) * 1000) }
+        let queued = splits.map(\.queuedAhead).sorted()
+        return "\(splits.count) connects, median (max) ms: connect() to the peer taking LE Create Connection "
+            + "\(median(splits.map(\.toPeer))) (\(maximum(splits.map(\.toPeer)))), the peer to its LE Connection Complete "
+            + "\(median(splits.map(\.atPeer))) (\(maximum(splits.map(\.atPeer)))), that to didConnect "
+            + "\(median(splits.map(\.toApp))) (\(maximum(splits.map(\.toApp)))); bytes the peer held ahead of it: median "
+            + "\(queued[queued.count / 2]), max \(queued.last ?? 0)"
+    }
 }
 
 /// A Double set on one thread and read on another.

@@ -9,7 +9,9 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import os
 import struct
+import time
 
 from bumble import crypto, hci, ll
 from bumble.controller import Connection, Controller
@@ -19,6 +21,18 @@ from bumble.link import LocalLink
 import hci_events as ev
 
 logger = logging.getLogger('peer.controller')
+
+# OCB_PEER_TIMELINE=PATH: each host-facing controller appends a line "SECONDS NAME EVENT" (time.monotonic(), i.e.
+# CLOCK_MONOTONIC, which a host process on the same machine reads too) when it takes an LE (Extended) Create
+# Connection command from its host ("create"; any other command is "command OPCODE", hex) and when it hands its host's writer a successful LE Connection Complete
+# as central ("complete QUEUED", QUEUED the bytes the writer holds before it): Benchmarks --flood splits a connect's time into the host's part and the peer's with it.
+TIMELINE_PATH = os.environ.get('OCB_PEER_TIMELINE')
+
+
+def note_timeline(name: str, event: str) -> None:
+    if TIMELINE_PATH:
+        with open(TIMELINE_PATH, 'a') as timeline:
+            timeline.write(f'{time.monotonic():.6f} {name} {event}\n')
 
 # Default masks after HCI_Reset (Core v5.4 Vol 4 Part E §7.3.1 and §7.8.1).
 DEFAULT_EVENT_MASK = 0x00001FFFFFFFFFFF
@@ -186,6 +200,7 @@ class PeerController(Controller):
     def on_packet(self, packet: bytes) -> None:
         if packet and packet[0] == ev.H4_COMMAND:
             opcode = struct.unpack_from('<H', packet, 1)[0] if len(packet) >= 3 else 0
+            note_timeline(self.name, 'create' if opcode in (0x200D, 0x2043) else f'command {opcode:04X}')
             if opcode in self.muted:
                 logger.info('[%s] muted command 0x%04X dropped', self.name, opcode)
                 return
@@ -525,6 +540,15 @@ class PeerController(Controller):
                                                 interval=interval, latency=latency, timeout=timeout))
         self._send_connection_complete(ev.SUCCESS, connection.handle, 0x00, peer_address.address_type,
                                        peer_address, interval, latency, timeout, 0)
+        # Noted when the event reaches the host's writer (after send_raw's call_soon), with the bytes its writer
+        # still holds ahead of it: a flood's reports the peer has not handed to the kernel yet.
+        asyncio.get_running_loop().call_soon(self._note_complete)
+
+    def _note_complete(self) -> None:
+        writer = getattr(self.host, 'writer', None)
+        transport = getattr(writer, 'transport', None)
+        queued = transport.get_write_buffer_size() if transport is not None else 0
+        note_timeline(self.name, f'complete {queued}')
 
     def on_le_connect_ind(self, packet: ll.ConnectInd) -> None:
         advertiser = self.le_legacy_advertiser
