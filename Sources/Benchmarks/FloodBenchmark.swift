@@ -202,11 +202,15 @@ func runFloodBenchmark(count: Int, quietConnects: Int = 15, floodConnects: Int =
 /// and from there to didConnect (the peer's writing of what it queued first, the socket, the host's reading).
 enum ConnectPhases {
     /// One connect's three parts, seconds, and the bytes the peer's writer held ahead of its Connection Complete.
+    /// `toNextCommand`: from the Connection Complete to the peer taking the host's next command (the host read the
+    /// event and answered it); `toFirstACL`: to the peer taking the host's first ACL data (ATT_EXCHANGE_MTU_REQ).
     struct Split {
         var toPeer: Double
         var atPeer: Double
         var toApp: Double
         var queuedAhead: Int
+        var toNextCommand: Double?
+        var toFirstACL: Double?
     }
 
     /// Now on CLOCK_MONOTONIC, seconds (Python's time.monotonic() reads the same clock).
@@ -233,8 +237,11 @@ enum ConnectPhases {
             guard let create = events.first(where: { $0.event == "create" && $0.at >= span.start && $0.at <= span.end }),
                   let complete = events.first(where: { $0.event == "complete" && $0.at >= create.at && $0.at <= span.end })
             else { return nil }
+            let next = events.first { $0.event == "command" && $0.at >= complete.at && $0.at <= span.end }
+            let acl = events.first { $0.event == "acl" && $0.at >= complete.at && $0.at <= span.end }
             return Split(toPeer: create.at - span.start, atPeer: complete.at - create.at, toApp: span.end - complete.at,
-                         queuedAhead: complete.queued)
+                         queuedAhead: complete.queued, toNextCommand: next.map { $0.at - complete.at },
+                         toFirstACL: acl.map { $0.at - complete.at })
         }
     }
 
@@ -244,11 +251,14 @@ enum ConnectPhases {
         func median(_ values: [Double]) -> String { String(format: "%.1f", values.sorted()[values.count / 2] * 1000) }
         func maximum(_ values: [Double]) -> String { String(format: "%.1f", (values.max() ?? 0) * 1000) }
         let queued = splits.map(\.queuedAhead).sorted()
-        return "\(splits.count) connects, median (max) ms: connect() to the peer taking LE Create Connection "
+        let line = "\(splits.count) connects, median (max) ms: connect() to the peer taking LE Create Connection "
             + "\(median(splits.map(\.toPeer))) (\(maximum(splits.map(\.toPeer)))), the peer to its LE Connection Complete "
             + "\(median(splits.map(\.atPeer))) (\(maximum(splits.map(\.atPeer)))), that to didConnect "
             + "\(median(splits.map(\.toApp))) (\(maximum(splits.map(\.toApp)))); bytes the peer held ahead of it: median "
-            + "\(queued[queued.count / 2]), max \(queued.last ?? 0)"
+            + "\(queued[queued.count / 2]), max \(queued.last ?? 0); from it to the peer taking the host's next command "
+            + "\(optionalMedian(splits.compactMap(\.toNextCommand))), its first ACL data \(optionalMedian(splits.compactMap(\.toFirstACL)))"
+        func optionalMedian(_ values: [Double]) -> String { values.isEmpty ? "none" : median(values) }
+        return line
     }
 }
 

@@ -163,3 +163,19 @@ private func eventually(_ condition: () -> Bool) -> Bool {
     #expect(recorded.contains(report(0x40)) && recorded.contains(report(0x41)) && recorded.contains(report(0x42)),
             "the skipped reports are in the capture too")
 }
+
+/// A connect asked on the host's own queue (a backend running there, as the CoreBluetooth one does) sends LE Create
+/// Connection (or LE Extended Create Connection, §7.8.12, §7.8.66) before it returns: during a flood it does not wait
+/// behind a turn of discoveries queued there.
+@Test(.timeLimit(.minutes(1))) func aConnectAskedOnTheHostsQueueGoesOutAtOnce() async throws {
+    let controller = ScriptedController()
+    let host = HostController(configuration: HostConfiguration(makeTransport: { controller }))
+    defer { host.stop() }
+    try await host.start()
+    let peer = try #require(BluetoothAddress("C1:A0:00:00:00:01"))
+    let sentBeforeReturning = host.queue.sync {
+        host.connect(to: PeerAddress(peer, type: .random), options: ConnectOptions(timeout: nil))
+        return controller.sentOpcodes.contains(0x2043) || controller.sentOpcodes.contains(0x200D)
+    }
+    #expect(sentBeforeReturning)
+}

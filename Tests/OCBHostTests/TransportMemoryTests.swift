@@ -70,6 +70,22 @@ import Testing
         #expect(!transport.hasUnreadInput)
     }
 
+    @Test func bytesReceivedSinceTheLastReadAreInputWaiting() throws {
+        let transport = MemoryTransport { _, _ in }
+        let queue = DispatchQueue(label: "memory-transport-unread")
+        try transport.open(queue: queue, onPackets: { walk in walk { _, _ in } }, onClose: { _ in })
+        queue.sync {}
+        let (before, after) = queue.sync { () -> (Bool, Bool) in
+            let before = transport.hasInputWaiting
+            transport.receive(Self.report(1))  // read in a turn after this block: unread until then
+            return (before, transport.hasInputWaiting)
+        }
+        #expect(!before)
+        #expect(after)
+        queue.sync {}
+        #expect(!queue.sync { transport.hasInputWaiting || transport.hasUnreadInput })
+    }
+
     @Test func endDeliversWhatWasReceivedThenClosedAndCloseIsNil() throws {
         let transport = MemoryTransport { _, _ in }
         let recorder = TransportRecorder()

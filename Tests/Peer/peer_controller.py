@@ -24,7 +24,7 @@ logger = logging.getLogger('peer.controller')
 
 # OCB_PEER_TIMELINE=PATH: each host-facing controller appends a line "SECONDS NAME EVENT" (time.monotonic(), i.e.
 # CLOCK_MONOTONIC, which a host process on the same machine reads too) when it takes an LE (Extended) Create
-# Connection command from its host ("create"; any other command is "command OPCODE", hex) and when it hands its host's writer a successful LE Connection Complete
+# Connection command from its host ("create"; any other command is "command OPCODE", hex; ACL data is "acl") and when it hands its host's writer a successful LE Connection Complete
 # as central ("complete QUEUED", QUEUED the bytes the writer holds before it): Benchmarks --flood splits a connect's time into the host's part and the peer's with it.
 TIMELINE_PATH = os.environ.get('OCB_PEER_TIMELINE')
 
@@ -215,6 +215,8 @@ class PeerController(Controller):
                 return
             self.on_hci_command_packet(command)
             return
+        if packet and packet[0] == 0x02:
+            note_timeline(self.name, 'acl')
         try:
             super().on_packet(packet)
         except Exception:

@@ -240,8 +240,8 @@ extension KernelHost {
     /// ``SerialHost/awaitsAnswer``: a command's answer (the kernel's sockets bring the rest).
     var awaitsAnswer: Bool { commands.awaitingCount > 0 }
 
-    /// ``SerialHost/transportHasUnreadInput``.
-    var transportHasUnreadInput: Bool { transport?.hasUnreadInput == true }
+    /// ``SerialHost/transportHasInputWaiting``.
+    var transportHasInputWaiting: Bool { transport?.hasInputWaiting == true }
 
     /// A packet from the raw socket: command answers, advertising reports and Disconnection Complete (for its reason);
     /// everything else belongs to the kernel.

@@ -9,8 +9,11 @@ extension HostController {
     /// with the scan timing and link parameters of `options`, cancelled with LE Create Connection Cancel after
     /// `options.timeout`. Ends in ``HostEvent/connected(_:)`` or ``HostEvent/connectionFailed(_:_:)``
     /// (``HostError/notPoweredOn(_:)``, ``HostError/connectTimeout(_:)``, ``HostError/connectionFailed(_:_:)``, ...).
+    /// Called on the host's queue (a backend running there) while no other request of the app waits for it, the
+    /// attempt is queued at once, not after what the queue holds (during a flood, a turn of discoveries); a request
+    /// asked before it still goes first.
     public func connect(to peer: PeerAddress, options: ConnectOptions) {
-        request {
+        let work: @Sendable () -> Void = {
             guard self.currentState == .poweredOn else {
                 return self.emit(.connectionFailed(peer, .notPoweredOn(self.currentState)))
             }
@@ -18,6 +21,7 @@ extension HostController {
             self.attemptOptions[attempt.id] = options
             self.perform(actions)
         }
+        if isOnQueue, !requestWaits { work() } else { request(work) }
     }
 
     /// Removes the queued attempts for `peer`, or cancels the one in progress (LE Create Connection Cancel,

@@ -215,8 +215,8 @@ extension HostController {
     /// LE Connection Complete.
     var awaitsAnswer: Bool { commands.awaitingCount > 0 || attemptIsFresh || nextLinkDeadline != nil }
 
-    /// ``SerialHost/transportHasUnreadInput``.
-    var transportHasUnreadInput: Bool { transport?.hasUnreadInput == true }
+    /// ``SerialHost/transportHasInputWaiting``.
+    var transportHasInputWaiting: Bool { transport?.hasInputWaiting == true }
 
     /// A connection attempt went on air within ``HostConfiguration/attemptSheddingWindow``: its LE Connection
     /// Complete, when the peer is at hand, may be behind the reports. An older attempt waits for a peer that is not

@@ -23,10 +23,10 @@ protocol SerialHost: AnyObject, Sendable {
     /// True while the host waits for an answer that may be among bytes its transport has not read yet (a command's,
     /// in full-host mode an ATT response or a fresh connection attempt's): advertising reports are then skipped unread
     /// where the reads are behind (``receive(_:behind:awaiting:skipped:_:)``), and the discoveries taken before wait
-    /// (``SerialBatcher``'s `holdsBulk`) until the transport has read all it had (``HCITransport/hasUnreadInput``).
+    /// (``SerialBatcher``'s `holdsBulk`) until the transport has read all it had (``HCITransport/hasInputWaiting``).
     var awaitsAnswer: Bool { get }
-    /// True while the transport has read less than the controller sent (``HCITransport/hasUnreadInput``); on `queue`.
-    var transportHasUnreadInput: Bool { get }
+    /// True while the transport has read less than the controller sent (``HCITransport/hasInputWaiting``); on `queue`.
+    var transportHasInputWaiting: Bool { get }
     /// Arms the host's one timer for its earliest deadline.
     func rescheduleTimer()
     /// Where the host reads the time (the system's clock, or its transport's; touched on ``queue``).
@@ -47,9 +47,12 @@ extension SerialHost {
         TurnFlush.install(on: queue)
     }
 
+    /// True when the caller runs on this host's `queue`.
+    var isOnQueue: Bool { DispatchQueue.getSpecific(key: serialHostQueueKey) == ObjectIdentifier(self) }
+
     /// Runs `work` on `queue`: directly when already there (e.g. inside a `withGATT` body), else synchronously.
     func onQueue<T>(_ work: () -> T) -> T {
-        if DispatchQueue.getSpecific(key: serialHostQueueKey) == ObjectIdentifier(self) { return work() }
+        if isOnQueue { return work() }
         return queue.sync(execute: work)
     }
 
@@ -60,7 +63,7 @@ extension SerialHost {
 
     /// True while discoveries wait in ``outbox`` for the transport to read what it has (``awaitsAnswer``, and the
     /// transport has unread input); on `queue`.
-    var holdsDiscoveries: Bool { awaitsAnswer && transportHasUnreadInput }
+    var holdsDiscoveries: Bool { awaitsAnswer && transportHasInputWaiting }
 
     /// Reports handled (not shed) between two looks at whether to shed (``receive(_:behind:awaiting:_:)``).
     static var sheddingRecheck: Int { 64 }

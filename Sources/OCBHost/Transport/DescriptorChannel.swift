@@ -59,7 +59,13 @@ final class DescriptorChannel: @unchecked Sendable {
 
     /// True when the last read turn stopped at its limit of ``readsPerTurn`` reads with bytes still waiting: the host is behind what
     /// the other side sent (an answer it waits for may be among the unread bytes). Read on the channel's queue.
-    private(set) var hasUnreadInput = false
+    var hasUnreadInput: Bool { stoppedAtLimit }
+    /// The last read turn stopped at ``readsPerTurn`` reads with bytes still waiting.
+    private var stoppedAtLimit = false
+
+    /// ``hasUnreadInput``, or input has arrived since the last read (FIONREAD, asked only when the turn did not stop
+    /// at its limit): a host handing over what it read while it waits for an answer stops to read first. On the queue.
+    var hasInputWaiting: Bool { stoppedAtLimit || queuedBytes() > 0 }
 
     /// True while the chunk being handed over is part of a backlog (on the queue): on a stream it filled the read
     /// buffer or at least a quarter of a buffer more waits behind it (FIONREAD); on a packet socket it is at least the
@@ -165,8 +171,8 @@ final class DescriptorChannel: @unchecked Sendable {
     /// ``TurnFlush/hasWaitingRequests``): the turn then ends with the bytes left unread, and the request runs before
     /// the next; true when it read bytes or the channel ended.
     private func readAvailable(_ onChunk: ([UInt8]) -> HCITransportError?, yieldingTo flush: TurnFlush?) -> Bool {
-        let startedBehind = hasUnreadInput  // the previous turn stopped at its limit
-        hasUnreadInput = true  // until a read finds nothing more
+        let startedBehind = stoppedAtLimit  // the previous turn stopped at its limit
+        stoppedAtLimit = true  // until a read finds nothing more
         var progressed = false
         defer { chunkBehind = false }
         for index in 0..<Self.readsPerTurn {
@@ -184,7 +190,7 @@ final class DescriptorChannel: @unchecked Sendable {
             let code = errno
             if code == EINTR { continue }
             if code == EAGAIN || code == EWOULDBLOCK {
-                hasUnreadInput = false
+                stoppedAtLimit = false
                 return progressed
             }
             finish(HCITransportError(errno: code, operation: "read from \(operation)"))

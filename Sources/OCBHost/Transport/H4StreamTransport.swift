@@ -41,6 +41,10 @@ public final class H4StreamTransport: HCITransport, @unchecked Sendable {
     /// True while the last read turn left bytes unread (``HCITransport/hasUnreadInput``); on the transport's queue.
     public var hasUnreadInput: Bool { lock.withLock { channel }?.hasUnreadInput ?? false }
 
+    /// True while the last read turn left bytes unread or bytes came since (``HCITransport/hasInputWaiting``); on the
+    /// transport's queue.
+    public var hasInputWaiting: Bool { queueChannel?.hasInputWaiting ?? false }
+
     /// True while the read being handed over is part of a backlog (``HCITransport/isBehind``); on the transport's queue.
     /// Asked for each advertising report of a flood while the host waits for an answer: read without the lock.
     public var isBehind: Bool { queueChannel?.isBehind ?? false }

@@ -128,6 +128,15 @@ public final class HCISocketTransport: HCITransport, @unchecked Sendable {
         return reader?.hasUnreadInput ?? false
     }
 
+    /// True while the last read turn left datagrams unread or a datagram came since (``HCITransport/hasInputWaiting``);
+    /// on the transport's queue.
+    public var hasInputWaiting: Bool {
+        lock.lock()
+        let reader = descriptorChannel
+        lock.unlock()
+        return reader?.hasInputWaiting ?? false
+    }
+
     /// Closes the socket; `onClose(nil)` follows on the queue.
     public func close() {
         lock.lock()

@@ -39,6 +39,11 @@ public protocol HCITransport: AnyObject, Sendable {
     /// time against the command's timeout.
     var hasUnreadInput: Bool { get }
 
+    /// ``hasUnreadInput``, or bytes have come since the last read (a socket's FIONREAD), read on the transport's
+    /// queue: while the host waits for an answer it reads them before it hands over the discoveries it already read,
+    /// so a connect's LE Connection Complete during a flood is not left waiting behind a turn of discoveries.
+    var hasInputWaiting: Bool { get }
+
     /// True while the read being handed over is part of a backlog, asked on the transport's queue while it hands it
     /// over: the read filled the read buffer (a stream), or the turn has read several datagrams without finding the
     /// socket empty, or the previous turn stopped at its limit with input unread. One waiting byte or datagram is not
@@ -64,6 +69,8 @@ extension HCITransport {
     }
     /// False for a transport that cannot tell (it delivers what it has at once).
     public var hasUnreadInput: Bool { false }
+    /// ``HCITransport/hasUnreadInput``, for a transport that cannot tell more.
+    public var hasInputWaiting: Bool { hasUnreadInput }
     /// False for a transport that cannot tell (it delivers what it has at once).
     public var isBehind: Bool { false }
     /// Nil: the system's clock.

@@ -54,6 +54,9 @@ public final class MemoryTransport: HCITransport, @unchecked Sendable {
     /// True while the last turn stopped at its limit with bytes still waiting (``HCITransport/hasUnreadInput``).
     public var hasUnreadInput: Bool { unread }
 
+    /// True while the last turn stopped at its limit or bytes came since (``HCITransport/hasInputWaiting``).
+    public var hasInputWaiting: Bool { unread || lock.withLock { waitingBytes > 0 } }
+
     /// True while the read being handed over is part of a backlog (``HCITransport/isBehind``).
     public var isBehind: Bool { chunkBehind }
 
