@@ -6,35 +6,19 @@ import OCBAdvertising
 import Foundation
 import Testing
 
-/// Collects the `[CoreBluetooth]` lines about dropped notifications; other lines pass on to the previous sink.
-private final class DropWarnings: @unchecked Sendable {
-    private let lock = NSLock()
-    private var captured: [String] = []
-    private var previous: (@Sendable (String) -> Void)?
-
-    init(marker: String = "slower than the notifications") {
-        previous = Diagnostics.setSink { [self] line in
-            if line.contains(marker) { lock.withLock { captured.append(line) } } else { previous?(line) }
-        }
-    }
-
-    func remove() { if let previous { Diagnostics.setSink(previous) } }
-    var lines: [String] { lock.withLock { captured } }
-}
-
 /// A harness scanning with AllowDuplicates, the capture of the discovery warnings, and the log's length at that point.
-private func scanWithDuplicates() -> (Harness, DropWarnings, Int) {
-    let warnings = DropWarnings(marker: "slower than the advertisements")
+private func scanWithDuplicates() -> (Harness, WarningCapture, Int) {
+    let warnings = WarningCapture(marker: "slower than the advertisements")
     let h = Harness()
     h.manager.scanForPeripherals(withServices: nil, options: [CBCentralManagerScanOptionAllowDuplicatesKey: true])
     h.flush()
     return (h, warnings, h.recorder.log.count)
 }
 
-/// Serialized: the warning captures replace the process's one diagnostics sink.
+/// Serialized: one overflow at a time; the warning captures share the one tap of every test (``DiagnosticsTap``).
 @Suite(.serialized) struct DeliveryBoundTests {
 @Test func notificationsBeyondTheBoundAreDroppedCountedAndLoggedOnce() throws {
-    let warnings = DropWarnings()
+    let warnings = WarningCapture(marker: "slower than the notifications")
     defer { warnings.remove() }
     let h = Harness()
     let (peripheral, characteristics) = try #require(h.explored())

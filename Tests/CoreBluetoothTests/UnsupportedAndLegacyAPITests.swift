@@ -8,17 +8,18 @@ import Testing
 private final class ConsoleCapture: @unchecked Sendable {
     private let lock = NSLock()
     private var captured: [String] = []
-    private var previous: (@Sendable (String) -> Void)?
+    private var token: Int?
 
     func install() {
-        previous = Diagnostics.setSink { [self] line in
+        token = DiagnosticsTap.add { [self] line in
             lock.withLock { captured.append(line) }
-            previous?(line)
+            return false
         }
     }
 
     func remove() {
-        if let previous { Diagnostics.setSink(previous) }
+        if let token { DiagnosticsTap.remove(token) }
+        token = nil
     }
 
     var lines: [String] { lock.withLock { captured } }
