@@ -189,77 +189,11 @@ func runFloodBenchmark(count: Int, quietConnects: Int = 15, floodConnects: Int =
         // Commands other than the connect's own the peer took while a connect ran (none is expected).
         let others = events.filter { event in event.event == "command" && spans.contains { event.at >= $0.start && event.at <= $0.end } }
         if !others.isEmpty {
-            let opcodes = Dictionary(grouping: others.map(\.opcode), by: { $0 }).map { "0x\($0.key) × \($0.value.count)" }.sorted()
+            let opcodes = Dictionary(grouping: others.map(\.detail), by: { $0 }).map { "0x\($0.key) × \($0.value.count)" }.sorted()
             print("  other commands the peer took during those connects: \(opcodes.joined(separator: ", "))")
         }
     }
     return true
-}
-
-/// A connect split at the peer's timeline (OCB_PEER_TIMELINE, Tests/Peer/peer_controller.py): from connect() to the
-/// peer taking LE Create Connection (Core v5.4 Vol 4 Part E §7.8.12: the host's sending and the peer's reading), from
-/// there to the peer handing over LE Connection Complete (§7.7.65.1: the peer waits for alpha's next advertisement),
-/// and from there to didConnect (the peer's writing of what it queued first, the socket, the host's reading).
-enum ConnectPhases {
-    /// One connect's three parts, seconds, and the bytes the peer's writer held ahead of its Connection Complete.
-    /// `toNextCommand`: from the Connection Complete to the peer taking the host's next command (the host read the
-    /// event and answered it); `toFirstACL`: to the peer taking the host's first ACL data (ATT_EXCHANGE_MTU_REQ).
-    struct Split {
-        var toPeer: Double
-        var atPeer: Double
-        var toApp: Double
-        var queuedAhead: Int
-        var toNextCommand: Double?
-        var toFirstACL: Double?
-    }
-
-    /// Now on CLOCK_MONOTONIC, seconds (Python's time.monotonic() reads the same clock).
-    static func monotonic() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
-
-    /// The timeline's lines: (seconds, event, bytes queued for "complete").
-    static func read(_ path: String) -> [(at: Double, event: String, queued: Int, opcode: String)] {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
-        return text.split(separator: "\n").compactMap { line in
-            let fields = line.split(separator: " ")
-            guard fields.count >= 3, let at = Double(fields[0]) else { return nil }
-            return (at, String(fields[2]), fields.count > 3 ? Int(fields[3]) ?? -1 : 0, fields.count > 3 ? String(fields[3]) : "")
-        }
-    }
-
-    /// Each span's split: the first "create" within it, the first "complete" after that within it; a span without
-    /// both is left out.
-    static func split(_ spans: [(start: Double, end: Double)], _ events: [(at: Double, event: String, queued: Int, opcode: String)]) -> [Split] {
-        spans.compactMap { span in
-            guard let create = events.first(where: { $0.event == "create" && $0.at >= span.start && $0.at <= span.end }),
-                  let complete = events.first(where: { $0.event == "complete" && $0.at >= create.at && $0.at <= span.end })
-            else { return nil }
-            let next = events.first { $0.event == "command" && $0.at >= complete.at && $0.at <= span.end }
-            let acl = events.first { $0.event == "acl" && $0.at >= complete.at && $0.at <= span.end }
-            return Split(toPeer: create.at - span.start, atPeer: complete.at - create.at, toApp: span.end - complete.at,
-                         queuedAhead: complete.queued, toNextCommand: next.map { $0.at - complete.at },
-                         toFirstACL: acl.map { $0.at - complete.at })
-        }
-    }
-
-    /// "N connects: connect() → peer takes the command median A ms (max), peer → Connection Complete B ms, → didConnect C ms".
-    static func summary(_ splits: [Split]) -> String {
-        guard !splits.isEmpty else { return "no timeline (the peer wrote none)" }
-        func median(_ values: [Double]) -> String { String(format: "%.1f", values.sorted()[values.count / 2] * 1000) }
-        func maximum(_ values: [Double]) -> String { String(format: "%.1f", (values.max() ?? 0) * 1000) }
-        let queued = splits.map(\.queuedAhead).sorted()
-        let line = "\(splits.count) connects, median (max) ms: connect() to the peer taking LE Create Connection "
-            + "\(median(splits.map(\.toPeer))) (\(maximum(splits.map(\.toPeer)))), the peer to its LE Connection Complete "
-            + "\(median(splits.map(\.atPeer))) (\(maximum(splits.map(\.atPeer)))), that to didConnect "
-            + "\(median(splits.map(\.toApp))) (\(maximum(splits.map(\.toApp)))); bytes the peer held ahead of it: median "
-            + "\(queued[queued.count / 2]), max \(queued.last ?? 0); from it to the peer taking the host's next command "
-            + "\(optionalMedian(splits.compactMap(\.toNextCommand))), its first ACL data \(optionalMedian(splits.compactMap(\.toFirstACL)))"
-        func optionalMedian(_ values: [Double]) -> String { values.isEmpty ? "none" : median(values) }
-        return line
-    }
 }
 
 /// A Double set on one thread and read on another.

@@ -74,13 +74,11 @@ public final class MemoryTransport: HCITransport, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard state == .unopened else { throw .alreadyOpen }
-        do {
-            state = .open
-            isOpen.store(true, ordering: .releasing)
-            self.queue = queue
-            self.onPackets = onPackets
-            self.onClose = onClose
-        }
+        state = .open
+        isOpen.store(true, ordering: .releasing)
+        self.queue = queue
+        self.onPackets = onPackets
+        self.onClose = onClose
         // Bytes the controller gave before the open are read in a turn of their own.
         if waitingBytes > 0 {
             scheduled = true
