@@ -178,6 +178,8 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
                 // Decided here, on the backend's queue: a report coalesced away or past the bound never waits in the queue.
                 guard let discovery = self.prepareDiscovery(report) else { return }
                 return delivery.post(.discovery(discovery))
+            case .advertisements(let reports):
+                return delivery.post(contentsOf: self.prepareDiscoveries(reports).map(FacadeDelivery.discovery))
             case .scanStopped:
                 // Behind the scan's discoveries (their lane), not ahead of them as an event would be.
                 return delivery.post(.scanReleased)

@@ -23,17 +23,30 @@ extension CBCentralManager {
     /// (``discoveryQueueBound`` and ``discoveryQueueByteBound``; a report past it is counted as dropped and, not being
     /// recorded as reported, may come again). Nil when nothing is delivered.
     func prepareDiscovery(_ report: AdvertisementReport) -> PreparedDiscovery? {
+        prepareDiscoveries(CollectionOfOne(report)).first
+    }
+
+    /// ``prepareDiscovery(_:)`` for each of `reports` in order, with one look under the manager's lock and one under
+    /// the bound's for all of them: the discoveries to deliver, in order.
+    func prepareDiscoveries(_ reports: some Collection<AdvertisementReport>) -> [PreparedDiscovery] {
         var warn = false
-        let bytes = report.heapBytes
-        let prepared: PreparedDiscovery? = lock.run {
-            guard storedIsScanning, let parameters = scanParameters, Self.matches(report, parameters) else { return nil }
-            let coalesced = !parameters.allowDuplicates && !report.isAnonymous
-            if coalesced, !reported.wouldAdmit(report.peer, hasScanResponse: report.hasScanResponse) { return nil }
-            let (admitted, overflowStarts) = discoveryBoundLock.withLock { discoveryBound.admit(bytes: bytes) }
-            warn = overflowStarts
-            guard admitted else { return nil }
-            if coalesced { _ = reported.admit(report.peer, hasScanResponse: report.hasScanResponse) }
-            return PreparedDiscovery(report: report, scan: scanGeneration, bytes: bytes)
+        var prepared: [PreparedDiscovery] = []
+        prepared.reserveCapacity(reports.count)
+        lock.run {
+            guard storedIsScanning, let parameters = scanParameters else { return }
+            let generation = scanGeneration
+            discoveryBoundLock.withLock {
+                for report in reports where Self.matches(report, parameters) {
+                    let coalesced = !parameters.allowDuplicates && !report.isAnonymous
+                    if coalesced, !reported.wouldAdmit(report.peer, hasScanResponse: report.hasScanResponse) { continue }
+                    let bytes = report.heapBytes
+                    let (admitted, overflowStarts) = discoveryBound.admit(bytes: bytes)
+                    warn = warn || overflowStarts
+                    guard admitted else { continue }
+                    if coalesced { _ = reported.admit(report.peer, hasScanResponse: report.hasScanResponse) }
+                    prepared.append(PreparedDiscovery(report: report, scan: generation, bytes: bytes))
+                }
+            }
         }
         if warn { warnDiscoveriesDropped() }
         return prepared

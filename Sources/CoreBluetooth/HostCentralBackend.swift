@@ -105,7 +105,8 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
     package func start(eventHandler: @escaping @Sendable (BackendEvent) -> Void) {
         queue.async { [self] in
             handler = eventHandler
-            host.setEventHandler(queue: queue) { [weak self] event in self?.handle(event) }
+            host.setEventHandler(queue: queue, { [weak self] event in self?.handle(event) },
+                                 discoveries: { [weak self] devices in self?.handle(discoveries: devices) })
             open()
         }
     }
@@ -238,6 +239,12 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
     }
 
     // MARK: Host events
+
+    /// A turn of the host's discoveries (on `queue`), each parsed (``report(for:)``), to the facade as one event.
+    func handle(discoveries devices: [DiscoveredDevice]) {
+        guard !stopped, !devices.isEmpty else { return }
+        emit(.advertisements(devices.map { report(for: $0) }))
+    }
 
     /// One host event (on `queue`).
     func handle(_ event: HostEvent) {

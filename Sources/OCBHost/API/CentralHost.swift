@@ -27,6 +27,12 @@ public protocol CentralHost: AnyObject, Sendable {
     var queue: DispatchQueue { get }
     /// Sets where and to whom events and completions are delivered (replaces any earlier handler).
     func setEventHandler(queue: DispatchQueue, _ handler: @escaping @Sendable (HostEvent) -> Void)
+    /// ``setEventHandler(queue:_:)`` with the discoveries (``HostEvent/discovered(_:)``) handed to `discoveries`
+    /// instead, a turn of the event queue's worth at a time (at most 256, in the order found): a consumer that takes a
+    /// lock or builds a value per discovery takes it once per batch. The other events go to `handler` as before, and
+    /// overtake the discoveries as they do there.
+    func setEventHandler(queue: DispatchQueue, _ handler: @escaping @Sendable (HostEvent) -> Void,
+                         discoveries: @escaping @Sendable ([DiscoveredDevice]) -> Void)
     /// Discoveries (``HostEvent/discovered(_:)``) dropped because the handler was slower than the air: at most 16,384
     /// wait for it; safe from any thread. Counts since the host was made.
     var droppedDiscoveryCount: Int { get }

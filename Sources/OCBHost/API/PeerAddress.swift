@@ -19,4 +19,11 @@ public struct PeerAddress: Hashable, Sendable, CustomStringConvertible {
 
     /// `AA:BB:CC:DD:EE:FF (random)`.
     public var description: String { "\(address) (\(type))" }
+
+    /// Hashes the 48 bits and the type's HCI byte as one word: the scan path looks every report's advertiser up in
+    /// the host's table, the backend's cache and the facade's peripherals, and one word is one round of the hasher
+    /// instead of one per field and a discriminator. Equal values give equal words (`==` is the fields').
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(address.value | UInt64(type.rawValue) << 48)
+    }
 }

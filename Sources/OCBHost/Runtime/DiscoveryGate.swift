@@ -48,8 +48,22 @@ final class DiscoveryGate: @unchecked Sendable {
         lock.withLock { bound.admit(now: now()) }
     }
 
-    /// One admitted discovery reached the handler.
-    func handedOver() {
-        lock.withLock { bound.delivered() }
+    /// ``admit(now:)`` for `count` discoveries in order, under one look at the lock: how many of them, from the first,
+    /// may wait (the rest are counted as dropped), and whether that starts an overflow to warn about.
+    func admit(count: Int, now: @autoclosure () -> ContinuousClock.Instant = .now) -> (admitted: Int, warn: Bool) {
+        lock.withLock {
+            var admitted = 0, warn = false
+            for _ in 0..<max(0, count) {
+                let (fits, warns) = bound.admit(now: now())
+                if fits { admitted += 1 }
+                warn = warn || warns
+            }
+            return (admitted, warn)
+        }
+    }
+
+    /// `count` admitted discoveries reached the handler.
+    func handedOver(_ count: Int = 1) {
+        lock.withLock { bound.delivered(count) }
     }
 }

@@ -82,6 +82,12 @@ public final class HostController: CentralHost, ATTLinkHost, @unchecked Sendable
         replaceEventHandler(queue: queue, handler)
     }
 
+    /// ``CentralHost/setEventHandler(queue:_:discoveries:)``: the discoveries a turn's worth at a time.
+    public func setEventHandler(queue: DispatchQueue, _ handler: @escaping @Sendable (HostEvent) -> Void,
+                                discoveries: @escaping @Sendable ([DiscoveredDevice]) -> Void) {
+        replaceEventHandler(queue: queue, handler, discoveries: discoveries)
+    }
+
     /// Discoveries dropped because the event handler was slower than the air (``DiscoveryGate/limit`` waiting), since
     /// the host was made; safe from any thread.
     public var droppedDiscoveryCount: Int { discoveryGate.dropped }

@@ -34,6 +34,11 @@ struct ScanSession {
     /// Kernel mode only: the scan is the kernel's discovery (management Start Discovery), not our own commands.
     var discovery: KernelDiscovery? = nil
 
+    /// The discoveries the reports of the read at hand found, in order, not handed over yet: the host hands them to
+    /// its event queue together (``SerialHost/flushDiscoveries()``) before any other packet of the read, at the read's
+    /// end, and whenever ``SerialBatcher/turnLimit`` (256) have gathered, so at most that many wait here.
+    private(set) var found: [DiscoveredDevice] = []
+
     /// Feeds one observation to the merger in place (one access on the host's path of every report): the devices to
     /// report, and whether the merger's next deadline moved (the host's timer then needs re-arming).
     mutating func receive(_ observation: AdvertisingObservation, now: ContinuousClock.Instant) -> (devices: [DiscoveredDevice], deadlineMoved: Bool) {
@@ -42,11 +47,37 @@ struct ScanSession {
         return (devices, merger.nextDeadline != before)
     }
 
-    /// The same for a legacy report read in place from its event (``HCI/LEAdvertisingReportView``).
-    mutating func receive(_ report: LEAdvertisingReportView.Report, now: ContinuousClock.Instant) -> (devices: [DiscoveredDevice], deadlineMoved: Bool) {
+    /// Feeds one report of a legacy PDU read in place from its event (``HCI/LEAdvertisingReportView``) to the merger,
+    /// the devices to report joining ``found``: whether the merger's next deadline moved.
+    mutating func collect(_ report: LEAdvertisingReportView.Report, now: ContinuousClock.Instant) -> Bool {
         let before = merger.nextDeadline
-        let devices = merger.receive(report, now: now)
-        return (devices, merger.nextDeadline != before)
+        merger.receive(report, now: now, into: &found)
+        return merger.nextDeadline != before
+    }
+
+    /// The same for an observation made of a report (a bonded device's rotating address, reported by its identity).
+    mutating func collect(_ observation: AdvertisingObservation, now: ContinuousClock.Instant) -> Bool {
+        let before = merger.nextDeadline
+        merger.receive(observation, now: now, into: &found)
+        return merger.nextDeadline != before
+    }
+
+    /// The number of discoveries in ``found`` (asked in place, through the host's optional session).
+    mutating func foundCount() -> Int { found.count }
+
+    /// Takes ``found`` out (nil when empty), leaving an empty buffer; ``returnBuffer(_:)`` gives its storage back.
+    mutating func takeFound() -> [DiscoveredDevice]? {
+        guard !found.isEmpty else { return nil }
+        var taken: [DiscoveredDevice] = []
+        swap(&taken, &found)
+        return taken
+    }
+
+    /// Gives a buffer taken with ``takeFound()`` back, emptied, so the next read reuses its storage.
+    mutating func returnBuffer(_ buffer: [DiscoveredDevice]) {
+        guard found.isEmpty else { return }
+        found = buffer
+        found.removeAll(keepingCapacity: true)
     }
 }
 

@@ -71,23 +71,53 @@ package final class SerialBatcher<Item>: @unchecked Sendable {
         let bulk = isBulk(item)
         let next: PostFollowUp = lock.withLock {
             if bulk { waitingBulk.append(item) } else { waiting.append(item) }
-            if scheduled { return .none }
-            if gathering {
-                // A long block of the producer (a read turn of a flood: thousands of reports) hands over every
-                // ``turnLimit`` bulk items, not only at its end, so the consumer works beside the producer and the
-                // items waiting stay near that many, not a whole read's worth (the bound behind them is not hit by
-                // one read). Not to the producer's own queue: there the hand-over runs in place at the block's end.
-                guard bulk, waitingBulk.count >= Self.turnLimit, queue !== producer else { return .none }
-                scheduled = true
-                return .turn
+            return followUp(postedBulk: bulk)
+        }
+        schedule(next)
+    }
+
+    /// Queues `items` in order, under one look at the lock (the host's discoveries of one read, the facade's of one
+    /// turn); each is handed over as ``post(_:)`` would hand it. An array, not a generic collection: the callers are
+    /// in other modules, where a generic body would run unspecialized.
+    package func post(contentsOf items: [Item]) {
+        guard !items.isEmpty else { return }
+        let next: PostFollowUp = lock.withLock {
+            var postedBulk = false
+            for item in items {
+                if isBulk(item) {
+                    waitingBulk.append(item)
+                    postedBulk = true
+                } else {
+                    waiting.append(item)
+                }
             }
-            if let producer {
-                gathering = true
-                return .gather(producer)
-            }
+            return followUp(postedBulk: postedBulk)
+        }
+        schedule(next)
+    }
+
+    /// What a post must schedule (lock held), having appended its items (bulk ones when `postedBulk`).
+    private func followUp(postedBulk: Bool) -> PostFollowUp {
+        if scheduled { return .none }
+        if gathering {
+            // A long block of the producer (a read turn of a flood: thousands of reports) hands over every
+            // ``turnLimit`` bulk items, not only at its end, so the consumer works beside the producer and the
+            // items waiting stay near that many, not a whole read's worth (the bound behind them is not hit by
+            // one read). Not to the producer's own queue: there the hand-over runs in place at the block's end.
+            guard postedBulk, waitingBulk.count >= Self.turnLimit, queue !== producer else { return .none }
             scheduled = true
             return .turn
         }
+        if let producer {
+            gathering = true
+            return .gather(producer)
+        }
+        scheduled = true
+        return .turn
+    }
+
+    /// Schedules what a post's ``followUp(postedBulk:)`` said, once the lock is released.
+    private func schedule(_ next: PostFollowUp) {
         switch next {
         case .none: break
         case .turn: queue.async { self.turn() }

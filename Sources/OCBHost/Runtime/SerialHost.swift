@@ -76,12 +76,15 @@ extension SerialHost {
         onQueue { currentState }
     }
 
-    /// Sets the queue and handler for events and completions, replacing earlier ones (in place when called on `queue`).
-    func replaceEventHandler(queue eventQueue: DispatchQueue, _ handler: @escaping @Sendable (HostEvent) -> Void) {
+    /// Sets the queue and handler for events and completions, replacing earlier ones (in place when called on `queue`);
+    /// with `discoveries`, the discoveries go to it a turn's worth at a time instead of to `handler` one by one.
+    func replaceEventHandler(queue eventQueue: DispatchQueue, _ handler: @escaping @Sendable (HostEvent) -> Void,
+                             discoveries: (@Sendable ([DiscoveredDevice]) -> Void)? = nil) {
         onQueue {
             // Handed over on the host's own queue: the discoveries wait while a backlog is read toward an answer.
             let holds: (() -> Bool)? = eventQueue === queue ? { [weak self] in self?.holdsDiscoveries ?? false } : nil
-            self.outbox = HostDelivery.outbox(queue: eventQueue, gatheringOn: queue, gate: discoveryGate, holdsBulk: holds, handler: handler)
+            self.outbox = HostDelivery.outbox(queue: eventQueue, gatheringOn: queue, gate: discoveryGate, holdsBulk: holds,
+                                              handler: handler, discoveries: discoveries)
         }
     }
 
@@ -93,14 +96,32 @@ extension SerialHost {
 
     /// Hands a discovery to the handler while fewer than ``DiscoveryGate/limit`` wait; false when it was dropped (the
     /// scan's duplicate filter must then forget it, ``ScanResultMerger/forgetReported(_:)``).
+    /// The discoveries the read at hand gathered (``ScanSession/found``) go first, so the order is kept.
     func emitDiscovery(_ device: DiscoveredDevice) -> Bool {
+        flushDiscoveries()
         let (admitted, warn) = discoveryGate.admit()
-        if warn {
-            outbox.post(.event(.notice("the event handler is slower than the advertisements: \(DiscoveryGate.limit) discoveries "
-                                       + "wait for it, further ones are dropped (droppedDiscoveryCount) until it catches up")))
-        }
+        if warn { warnDiscoveriesDropped() }
         if admitted { outbox.post(.event(.discovered(device))) }
         return admitted
+    }
+
+    /// Hands the discoveries the read at hand gathered (``ScanSession/found``) to the handler in order, as
+    /// ``emitDiscovery(_:)`` hands one, with one look at the gate and one at the outbox for all of them; those past
+    /// the gate are dropped, and the scan's duplicate filter forgets them (``ScanResultMerger/forgetReported(_:)``).
+    func flushDiscoveries() {
+        guard var found = scan?.takeFound() else { return }
+        let (admitted, warn) = discoveryGate.admit(count: found.count)
+        if warn { warnDiscoveriesDropped() }
+        outbox.post(contentsOf: found.prefix(admitted).map { .event(.discovered($0)) })
+        for device in found.dropFirst(admitted) { scan?.merger.forgetReported(device.peer) }
+        found.removeAll(keepingCapacity: true)
+        scan?.returnBuffer(found)
+    }
+
+    /// The notice of a discovery gate overflow (``DiscoveryGate/admit(now:)``'s `warn`).
+    private func warnDiscoveriesDropped() {
+        outbox.post(.event(.notice("the event handler is slower than the advertisements: \(DiscoveryGate.limit) discoveries "
+                                   + "wait for it, further ones are dropped (droppedDiscoveryCount) until it catches up")))
     }
 
     /// Takes the packets of one read (``HCIPacketWalk``), each to `receive`, except the advertising report events of
@@ -141,12 +162,15 @@ extension SerialHost {
                             if handledReports % Self.sheddingRecheck == 0 { shedding = nil }
                             return
                         }
+                        // What the reports before this packet found goes first: the packet may end the scan or the wait.
+                        flushDiscoveries()
                         receive(type, bytes)
                         shedding = nil
                     }
                 }
             }
         }
+        flushDiscoveries()
         if shed > 0, discoveryGate.shed(count: shed) {
             outbox.post(.event(.notice("advertising reports dropped unread while an answer waited behind them (a connect, a command, "
                                        + "an ATT response during a flood); counted in droppedDiscoveryCount")))
@@ -156,6 +180,8 @@ extension SerialHost {
     /// Takes the reports of a report event of legacy PDUs read in place (``HCI/LEAdvertisingReportView``), the scan
     /// path: nothing is copied out of the packet for a report that changes nothing. The timer is re-armed once, and
     /// only when the scan's deadline moved. False (nothing done) when no scan is on: the event is then decoded as any other.
+    /// The discoveries join the read's (``ScanSession/found``), handed over together (``flushDiscoveries()``) at the
+    /// read's end, before its next other packet, or once ``SerialBatcher/turnLimit`` have gathered.
     func observe(_ reports: LEAdvertisingReportView) -> Bool {
         var taken = false, deadlineMoved = false
         let now = clock.now
@@ -169,12 +195,12 @@ extension SerialHost {
                                                   data: Array(report.data))
             }
             // In place through the optional (a `scan != nil` first would copy the whole session out and back).
-            let received = if let resolved { scan?.receive(resolved, now: now) } else { scan?.receive(report, now: now) }
-            guard let (devices, moved) = received else { break }
+            let received = if let resolved { scan?.collect(resolved, now: now) } else { scan?.collect(report, now: now) }
+            guard let moved = received else { break }
             taken = true
             deadlineMoved = deadlineMoved || moved
-            for device in devices where !emitDiscovery(device) { scan?.merger.forgetReported(device.peer) }
         }
+        if let count = scan?.foundCount(), count >= SerialBatcher<HostDelivery>.turnLimit { flushDiscoveries() }
         if deadlineMoved { rescheduleTimer() }
         return taken
     }
@@ -202,11 +228,22 @@ enum HostDelivery {
     /// The batcher that runs completions on `queue` and hands events to `handler` (dropped while nil).
     /// Items are posted on `host` (the host's own queue), whose blocks each hand over what they produced at once.
     /// Each discovery handed over is counted off `gate`.
-    /// `holdsBulk` holds the discoveries back while true (``SerialBatcher``).
+    /// `holdsBulk` holds the discoveries back while true (``SerialBatcher``). `discoveries`, when given, takes each
+    /// turn's discoveries at once (at most ``SerialBatcher/turnLimit``, in order) instead of `handler` one by one.
     static func outbox(queue: DispatchQueue, gatheringOn host: DispatchQueue, gate: DiscoveryGate, holdsBulk: (() -> Bool)? = nil,
-                       handler: (@Sendable (HostEvent) -> Void)?) -> SerialBatcher<HostDelivery> {
-        SerialBatcher(queue: queue, gatheringOn: host, isBulk: { if case .event(.discovered) = $0 { true } else { false } },
-                      holdsBulk: holdsBulk) { item in
+                       handler: (@Sendable (HostEvent) -> Void)?,
+                       discoveries: (@Sendable ([DiscoveredDevice]) -> Void)? = nil) -> SerialBatcher<HostDelivery> {
+        let bulkHandler: ((ArraySlice<HostDelivery>) -> Void)? = discoveries.map { discoveries in
+            { items in
+                gate.handedOver(items.count)
+                var devices: [DiscoveredDevice] = []
+                devices.reserveCapacity(items.count)
+                for item in items { if case .event(.discovered(let device)) = item { devices.append(device) } }
+                discoveries(devices)
+            }
+        }
+        return SerialBatcher(queue: queue, gatheringOn: host, isBulk: { if case .event(.discovered) = $0 { true } else { false } },
+                             holdsBulk: holdsBulk, bulkHandler: bulkHandler) { item in
             switch item {
             case .event(let event):
                 if case .discovered = event { gate.handedOver() }

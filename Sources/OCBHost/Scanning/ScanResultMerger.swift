@@ -152,7 +152,15 @@ public struct ScanResultMerger: Sendable {
     /// Takes one received PDU at `now`; returns the devices to report now: zero or one for the PDU, after any held
     /// advertisement of an advertiser forgotten to stay within the bounds.
     public mutating func receive(_ observation: AdvertisingObservation, now: ContinuousClock.Instant) -> [DiscoveredDevice] {
-        receive(observation, slot: slotOf[observation.peer], now: now)
+        var devices: [DiscoveredDevice] = []
+        receive(observation, now: now, into: &devices)
+        return devices
+    }
+
+    /// ``receive(_:now:)`` appending the devices to report to `devices` (the host's buffer for one read, so a report
+    /// costs no array of its own).
+    public mutating func receive(_ observation: AdvertisingObservation, now: ContinuousClock.Instant, into devices: inout [DiscoveredDevice]) {
+        receive(observation, slot: slotOf[observation.peer], now: now, into: &devices)
     }
 
     /// Takes one report of a legacy PDU read in place (``HCI/LEAdvertisingReportView``) at `now`, as ``receive(_:now:)`` does.
@@ -160,6 +168,13 @@ public struct ScanResultMerger: Sendable {
     /// (advertisement or scan response): an advertiser repeating itself, as beacons and sensors do between readings,
     /// costs no allocation here.
     public mutating func receive(_ report: LEAdvertisingReportView.Report, now: ContinuousClock.Instant) -> [DiscoveredDevice] {
+        var devices: [DiscoveredDevice] = []
+        receive(report, now: now, into: &devices)
+        return devices
+    }
+
+    /// ``receive(_:now:)`` of a report read in place, appending the devices to report to `devices`.
+    public mutating func receive(_ report: LEAdvertisingReportView.Report, now: ContinuousClock.Instant, into devices: inout [DiscoveredDevice]) {
         let peer = PeerAddress(report.address, type: report.addressType)
         let slot = slotOf[peer]
         let isScanResponse = report.isScanResponse
@@ -171,7 +186,7 @@ public struct ScanResultMerger: Sendable {
         let observation = AdvertisingObservation(peer: peer, isConnectable: report.isConnectable, isScannable: report.isScannable,
                                                  isScanResponse: isScanResponse, rssi: report.rssi, txPower: report.txPower,
                                                  data: data ?? Array(report.data))
-        return receive(observation, slot: slot, now: now)
+        receive(observation, slot: slot, now: now, into: &devices)
     }
 
     /// Reads from an advertiser's slot where it lies (an array element read through the subscript is copied whole,
@@ -192,16 +207,17 @@ public struct ScanResultMerger: Sendable {
     }
 
     /// The one implementation of both: `slot` is the advertiser's, nil when it is not remembered.
-    private mutating func receive(_ observation: AdvertisingObservation, slot known: Int?, now: ContinuousClock.Instant) -> [DiscoveredDevice] {
+    private mutating func receive(_ observation: AdvertisingObservation, slot known: Int?, now: ContinuousClock.Instant,
+                                  into devices: inout [DiscoveredDevice]) {
         defer { trimOrder() }
         let peer = observation.peer
         let forgottenBefore = forgotten
-        var devices = ageOut(now: now)
+        ageOut(now: now, into: &devices)
         // Anonymous advertisements have no address to key merging or duplicate filtering by: each is its own report
         // (they are neither connectable nor scannable, Vol 6 Part B §2.3.1), and none is remembered.
         if observation.isAnonymous {
-            guard !observation.isScanResponse else { return devices }
-            return devices + admit(device(from: observation, response: nil), slot: nil)
+            guard !observation.isScanResponse else { return }
+            return admit(device(from: observation, response: nil), slot: nil, into: &devices)
         }
         // Ageing out may have freed the slot looked up before: look again only when it forgot an advertiser.
         let slot: Int
@@ -210,7 +226,7 @@ public struct ScanResultMerger: Sendable {
         } else if let found = slotOf[peer] {
             slot = found
         } else {
-            if slotOf.count >= configuration.capacity { devices += evictLeastRecentlyHeard() }
+            if slotOf.count >= configuration.capacity { evictLeastRecentlyHeard(into: &devices) }
             slot = allocate(peer, now: now)
             heard.append((peer, now))
         }
@@ -230,11 +246,11 @@ public struct ScanResultMerger: Sendable {
             } else if let previous = withSlot(slot, { $0.lastAdvertising }) {
                 advertising = previous
             } else {
-                return devices  // A response with no advertisement seen yet: kept for the next advertisement.
+                return  // A response with no advertisement seen yet: kept for the next advertisement.
             }
             var merged = device(from: advertising, response: observation.data)
             merged.rssi = observation.rssi ?? advertising.rssi
-            return devices + admit(merged, slot: slot)
+            return admit(merged, slot: slot, into: &devices)
         }
         slots[slot].lastAdvertising = observation
         if configuration.isActive && observation.isScannable {
@@ -246,11 +262,11 @@ public struct ScanResultMerger: Sendable {
                 holding += 1
                 order.append((peer, deadline))
             }
-            return devices
+            return
         }
         // Coalesced, and reported already with all it will get: nothing to build (the common case of a scan).
-        if configuration.coalesces, withSlot(slot, { $0.reported != nil }) { return devices }
-        return devices + admit(device(from: observation, response: nil), slot: slot)
+        if configuration.coalesces, withSlot(slot, { $0.reported != nil }) { return }
+        admit(device(from: observation, response: nil), slot: slot, into: &devices)
     }
 
     /// A slot for a new advertiser `peer` heard at `now`: a freed one, else a new one.
@@ -278,16 +294,16 @@ public struct ScanResultMerger: Sendable {
             guard let slot = slotOf[entry.peer], let held = slots[slot].pending, held.deadline == entry.deadline else { continue }
             slots[slot].pending = nil
             holding -= 1
-            devices += admit(device(from: held.observation, response: slots[slot].lastResponse), slot: slot)
+            admit(device(from: held.observation, response: slots[slot].lastResponse), slot: slot, into: &devices)
         }
-        devices += ageOut(now: now)
+        ageOut(now: now, into: &devices)
         trimOrder()
         return devices
     }
 
     /// Forgets advertisers not heard from within ``Configuration/maxAge`` (at most once a second).
-    private mutating func ageOut(now: ContinuousClock.Instant) -> [DiscoveredDevice] {
-        if let next = nextAgeCheck, now < next { return [] }
+    private mutating func ageOut(now: ContinuousClock.Instant, into devices: inout [DiscoveredDevice]) {
+        if let next = nextAgeCheck, now < next { return }
         nextAgeCheck = now.advanced(by: .seconds(1))
         let oldest = now.advanced(by: .zero - configuration.maxAge)
         var stale: [PeerAddress] = []
@@ -301,21 +317,20 @@ public struct ScanResultMerger: Sendable {
             }
         }
         compactHeard()
-        return forget(stale)
+        forget(stale, into: &devices)
     }
 
     /// Forgets the advertiser heard from least recently.
-    private mutating func evictLeastRecentlyHeard() -> [DiscoveredDevice] {
+    private mutating func evictLeastRecentlyHeard(into devices: inout [DiscoveredDevice]) {
         while heardHead < heard.count {
             let entry = heard[heardHead]
             heardHead += 1
             switch frontEntry(entry) {
             case .stale: continue
             case .heardSince(let instant): requeue(entry.peer, at: instant)
-            case .current: return forget([entry.peer])
+            case .current: return forget([entry.peer], into: &devices)
             }
         }
-        return []
     }
 
     /// What an entry taken from the front of ``heard`` says.
@@ -356,8 +371,7 @@ public struct ScanResultMerger: Sendable {
 
     /// Forgets `peers`, releasing their held advertisements first (with the last response seen); their slots are
     /// emptied (what they held is freed) and reused.
-    private mutating func forget(_ peers: [PeerAddress]) -> [DiscoveredDevice] {
-        var devices: [DiscoveredDevice] = []
+    private mutating func forget(_ peers: [PeerAddress], into devices: inout [DiscoveredDevice]) {
         for peer in peers {
             guard let slot = slotOf.removeValue(forKey: peer) else { continue }
             forgotten &+= 1
@@ -365,12 +379,11 @@ public struct ScanResultMerger: Sendable {
                 holding -= 1
                 // Through the filters with what the slot still says was reported: an unchanged advertisement held
                 // for its scan response is not reported again because its advertiser is forgotten.
-                devices += admit(device(from: held.observation, response: withSlot(slot) { $0.lastResponse }), slot: slot)
+                admit(device(from: held.observation, response: withSlot(slot) { $0.lastResponse }), slot: slot, into: &devices)
             }
             slots[slot] = Advertiser(lastHeard: slots[slot].lastHeard, queuedAt: slots[slot].queuedAt)
             freeSlots.append(slot)
         }
-        return devices
     }
 
     /// Forgets what the duplicate filter last reported of `peer`, so its next PDU is reported even if unchanged: for
@@ -384,7 +397,7 @@ public struct ScanResultMerger: Sendable {
         let held = slotOf.values.compactMap { slot in slots[slot].pending.map { (slot, $0) } }.sorted { $0.1.deadline < $1.1.deadline }
         var devices: [DiscoveredDevice] = []
         for (slot, entry) in held {
-            devices += admit(device(from: entry.observation, response: slots[slot].lastResponse), slot: slot)
+            admit(device(from: entry.observation, response: slots[slot].lastResponse), slot: slot, into: &devices)
         }
         slots = []
         freeSlots = []
@@ -407,21 +420,21 @@ public struct ScanResultMerger: Sendable {
     }
 
     /// Applies the service filter, then (for a remembered advertiser, `slot`) coalescing or the duplicate filter: the
-    /// device to report, or none.
-    private mutating func admit(_ device: DiscoveredDevice, slot: Int?) -> [DiscoveredDevice] {
+    /// device to report (appended to `devices`), or none.
+    private mutating func admit(_ device: DiscoveredDevice, slot: Int?, into devices: inout [DiscoveredDevice]) {
         if let filter = configuration.serviceFilter, !filter.isEmpty {
-            guard !configuration.serviceUUIDs(device.mergedData).isDisjoint(with: filter) else { return [] }
+            guard !configuration.serviceUUIDs(device.mergedData).isDisjoint(with: filter) else { return }
         }
-        guard let slot, configuration.coalesces || configuration.filterDuplicates else { return [device] }
+        guard let slot, configuration.coalesces || configuration.filterDuplicates else { return devices.append(device) }
         let isRepeat = withSlot(slot) { advertiser -> Bool in
             guard let reported = advertiser.reported else { return false }
             if configuration.coalesces { return reported.scanResponseData != nil || device.scanResponseData == nil }
             return reported.isConnectable == device.isConnectable && reported.advertisingData == device.advertisingData
                 && reported.scanResponseData == device.scanResponseData
         }
-        if isRepeat { return [] }
+        if isRepeat { return }
         slots[slot].reported = Signature(isConnectable: device.isConnectable, advertisingData: device.advertisingData,
                                          scanResponseData: device.scanResponseData)
-        return [device]
+        devices.append(device)
     }
 }
