@@ -63,6 +63,31 @@ private final class BatchDelegate: NSObject, CBCentralManagerDelegate, @unchecke
         #expect(second.discovered == ["n4", "n5", "n6", "n7", "n8", "n9"])
     }
 
+    @Test func oneEventOfManyAdvertisementsIsDecidedAsTheyWouldBeOneByOne() {
+        // The backend hands a turn of the host's discoveries over as one event: without AllowDuplicates a peripheral
+        // heard twice in it is discovered once (Apple's coalescing), in the order heard; a scan with a service filter
+        // lets through only the reports that list the service.
+        let h = Harness()
+        let delegate = BatchDelegate()
+        h.manager.delegate = delegate
+        h.manager.scanForPeripherals(withServices: nil, options: nil)
+        h.flush()
+        let reports = Self.reports()
+        h.backend.emit(.advertisements(Array(reports.prefix(5)) + [reports[0], reports[3]] + Array(reports.suffix(5))))
+        h.flush()
+        #expect(delegate.discovered == (0..<10).map { "n\($0)" })
+
+        h.manager.stopScan()
+        h.manager.scanForPeripherals(withServices: [CBUUID(string: "180F")], options: nil)
+        h.flush()
+        var battery = reports[7]
+        battery.serviceUUIDs = [BluetoothUUID(0x180F)]
+        h.backend.emit(.advertisements([reports[6], battery, reports[8]]))
+        h.flush()
+        #expect(delegate.discovered.suffix(1) == ["n7"])
+        #expect(delegate.discovered.count == 11)
+    }
+
     @Test func aPeripheralRepeatingItselfInOneBatchGetsOneDictionary() throws {
         let h = Harness()
         h.manager.scanForPeripherals(withServices: nil, options: [CBCentralManagerScanOptionAllowDuplicatesKey: true])

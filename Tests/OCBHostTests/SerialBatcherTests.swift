@@ -124,6 +124,45 @@ import Testing
         #expect(log.all.dropFirst() == ArraySlice((0..<1_000).map { "discovered \($0)" }))
     }
 
+    @Test func aPostOfManyItemsGoesOverAsTheirPostsOneByOneWould() {
+        // One post(contentsOf:) of both lanes mixed: the other items overtake the bulk ones, each lane in its order.
+        let consumer = DispatchQueue(label: "test.consumer")
+        let log = Log()
+        let batcher = SerialBatcher<String>(queue: consumer, isBulk: { $0.hasPrefix("discovered") }) { log.add($0) }
+        consumer.sync {
+            batcher.post(contentsOf: ["discovered 0", "connected", "discovered 1", "disconnected", "discovered 2"])
+        }
+        var spins = 0
+        while log.all.count < 5, spins < 5_000 { usleep(1_000); spins += 1 }
+        #expect(log.all == ["connected", "disconnected", "discovered 0", "discovered 1", "discovered 2"])
+    }
+
+    @Test func aLongBlocksPostsOfManyBulkItemsGoOverEvery256WhileItRuns() {
+        // A producer's block posts 300 bulk items in two posts (256, then 44): the second finds 256 or more waiting and
+        // hands them over while the block still runs, as single posts would; the bulk handler gets 256, then 44.
+        let consumer = DispatchQueue(label: "test.consumer")
+        let producer = DispatchQueue(label: "test.producer")
+        let lock = NSLock()
+        var slices: [[Int]] = []
+        let handedOverDuringTheBlock = DispatchSemaphore(value: 0)
+        let batcher = SerialBatcher<Int>(queue: consumer, gatheringOn: producer, isBulk: { _ in true },
+                                         bulkHandler: { items in
+                                             lock.withLock { slices.append(Array(items)) }
+                                             handedOverDuringTheBlock.signal()
+                                         }) { _ in }
+        var sawItDuringTheBlock = false
+        producer.sync {
+            batcher.post(contentsOf: Array(0..<256))
+            batcher.post(contentsOf: Array(256..<300))
+            sawItDuringTheBlock = handedOverDuringTheBlock.wait(timeout: .now() + 5) == .success
+        }
+        var spins = 0
+        while lock.withLock({ slices.count }) < 2, spins < 5_000 { usleep(1_000); spins += 1 }
+        #expect(sawItDuringTheBlock, "handed over while the producer's block ran, not after it")
+        #expect(lock.withLock { slices.map(\.count) } == [256, 44])
+        #expect(lock.withLock { slices.flatMap { $0 } } == Array(0..<300))
+    }
+
     @Test func withAProducerQueueABlocksItemsGoOverTogetherAfterItEnds() {
         let consumer = DispatchQueue(label: "test.consumer")
         let producer = DispatchQueue(label: "test.producer")

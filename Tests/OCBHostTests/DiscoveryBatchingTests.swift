@@ -1,0 +1,66 @@
+// A read's discoveries go to the event handler together, in order, and before whatever a later packet of the read does.
+
+import Dispatch
+import Foundation
+import OCBCore
+import OCBHCI
+import OCBHost
+import Testing
+
+/// An LE Advertising Report event (Core v5.4 Vol 4 Part E §7.7.65.2): one report, ADV_NONCONN_IND (0x03), random
+/// address C0:00:00:00:`index` (the last two octets), Flags 0x06, RSSI −60 dBm (0xC4).
+private func report(_ index: Int) -> [UInt8] {
+    [0x3E, 0x0F, 0x02, 0x01, 0x03, 0x01, UInt8(index & 0xFF), UInt8(index >> 8), 0x00, 0x00, 0x00, 0xC0,
+     0x03, 0x02, 0x01, 0x06, 0xC4]
+}
+
+/// The address of ``report(_:)``'s advertiser `index`.
+private func advertiser(_ index: Int) -> UInt64 { 0xC000_0000_0000 | UInt64(index) }
+
+/// What a batch handler was given, in order.
+private final class Batches: @unchecked Sendable {
+    private let lock = NSLock()
+    private var batches: [[DiscoveredDevice]] = []
+    func add(_ batch: [DiscoveredDevice]) { lock.withLock { batches.append(batch) } }
+    var all: [[DiscoveredDevice]] { lock.withLock { batches } }
+}
+
+/// A passive scan without duplicate filtering on a scripted controller: every report is a discovery at once.
+private let everyReport = ScanOptions(isActive: false, controllerFiltersDuplicates: false, hostFiltersDuplicates: false)
+
+@Test(.timeLimit(.minutes(1))) func aReadsDiscoveriesReachTheBatchHandlerTogetherInOrder() async throws {
+    let controller = ScriptedController()
+    let host = HostController(configuration: HostConfiguration(makeTransport: { controller }))
+    let log = EventLog()
+    let batches = Batches()
+    host.setEventHandler(queue: DispatchQueue(label: "DiscoveryBatchingTests.events"), { log.append($0) },
+                         discoveries: { batches.add($0) })
+    defer { host.stop() }
+    try await host.start()
+    try await host.startScan(everyReport)
+    // One read of 300 report events: the host hands its discoveries over 256 at a time (SerialBatcher.turnLimit).
+    controller.injectRead((0..<300).map { (.event, report($0)) })
+    var spins = 0
+    while batches.all.joined().count < 300, spins < 5_000 { usleep(1_000); spins += 1 }
+    #expect(batches.all.map(\.count) == [256, 44], "two batches, not one call per discovery")
+    #expect(batches.all.joined().map(\.peer.address.value) == (0..<300).map(advertiser))
+    #expect(batches.all.joined().allSatisfy { $0.rssi == -60 && $0.advertisingData == [0x02, 0x01, 0x06] })
+    #expect(!log.all.contains { $0.discovered != nil }, "no discovery also went to the event handler")
+    #expect(host.droppedDiscoveryCount == 0)
+}
+
+@Test(.timeLimit(.minutes(1))) func discoveriesOfAReadGoOutBeforeWhatItsNextPacketDoes() async throws {
+    // Reports, then LE Scan Timeout (§7.7.65.17: the controller ended the scan) in the same read: the discoveries the
+    // reports made are handed over, then the scan's end; none is lost with the scan.
+    let controller = ScriptedController()
+    let host = HostController(configuration: HostConfiguration(makeTransport: { controller }))
+    let log = EventLog()
+    host.setEventHandler(queue: DispatchQueue(label: "DiscoveryBatchingTests.events")) { log.append($0) }
+    defer { host.stop() }
+    try await host.start()
+    try await host.startScan(everyReport)
+    controller.injectRead([(.event, report(1)), (.event, report(2)), (.event, [0x3E, 0x01, 0x11])])
+    #expect(log.waitUntil { events in events.contains { if case .scanStopped = $0 { true } else { false } } })
+    let found = log.all.compactMap(\.discovered).map(\.peer.address.value)
+    #expect(found == [advertiser(1), advertiser(2)])
+}
