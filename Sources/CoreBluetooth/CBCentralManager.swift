@@ -163,6 +163,7 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
         if let record = restoration?.load() { restore(record) }
         let delivery = SerialBatcher<FacadeDelivery>(queue: queue, gatheringOn: backend.eventQueue,
                                                      isBulk: { if case .event = $0 { false } else { true } },
+                                                     weight: { if case .discoveries(let batch) = $0 { batch.count } else { 1 } },
                                                      bulkHandler: { [weak self] items in self?.deliverBulk(items) }) { [weak self] item in
             // The other lane: events, one at a time (the bulk items all go through `bulkHandler`).
             guard let self else { return }
@@ -177,9 +178,11 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
             case .advertisement(let report):
                 // Decided here, on the backend's queue: a report coalesced away or past the bound never waits in the queue.
                 guard let discovery = self.prepareDiscovery(report) else { return }
-                return delivery.post(.discovery(discovery))
+                return delivery.post(.discoveries([discovery]))
             case .advertisements(let reports):
-                return delivery.post(contentsOf: self.prepareDiscoveries(reports).map(FacadeDelivery.discovery))
+                let prepared = self.prepareDiscoveries(reports)
+                if !prepared.isEmpty { delivery.post(.discoveries(prepared)) }
+                return
             case .scanStopped:
                 // Behind the scan's discoveries (their lane), not ahead of them as an event would be.
                 return delivery.post(.scanReleased)
@@ -193,8 +196,8 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     enum FacadeDelivery {
         /// Handled by ``handle(_:)``.
         case event(BackendEvent)
-        /// Delivered by ``deliver(_:)``.
-        case discovery(PreparedDiscovery)
+        /// Delivered by ``deliver(_:)``, in order: what one backend event brought (a turn of the host's discoveries).
+        case discoveries([PreparedDiscovery])
         /// A stopped scan's discoveries are all delivered or dropped: ``releaseStoppedScan()``.
         case scanReleased
     }
@@ -202,11 +205,12 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     /// A turn's bulk items (on the delegate queue), in order: each run of discoveries as one batch, then a scan's
     /// release after its discoveries.
     private func deliverBulk(_ items: ArraySlice<FacadeDelivery>) {
+        // One event's discoveries alone (the scan path) go as they are.
+        if items.count == 1, case .discoveries(let discoveries)? = items.first { return deliver(discoveries) }
         var batch: [PreparedDiscovery] = []
-        batch.reserveCapacity(items.count)
         for item in items {
             switch item {
-            case .discovery(let discovery): batch.append(discovery)
+            case .discoveries(let discoveries): batch += discoveries
             case .scanReleased:
                 deliver(batch)
                 batch.removeAll(keepingCapacity: true)

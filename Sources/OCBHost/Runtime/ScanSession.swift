@@ -65,19 +65,14 @@ struct ScanSession {
     /// The number of discoveries in ``found`` (asked in place, through the host's optional session).
     mutating func foundCount() -> Int { found.count }
 
-    /// Takes ``found`` out (nil when empty), leaving an empty buffer; ``returnBuffer(_:)`` gives its storage back.
+    /// Takes ``found`` out (nil when empty), leaving an empty buffer with room for as many (the next read's are
+    /// likely as many, and one allocation beats the doubling).
     mutating func takeFound() -> [DiscoveredDevice]? {
         guard !found.isEmpty else { return nil }
         var taken: [DiscoveredDevice] = []
         swap(&taken, &found)
+        found.reserveCapacity(taken.count)
         return taken
-    }
-
-    /// Gives a buffer taken with ``takeFound()`` back, emptied, so the next read reuses its storage.
-    mutating func returnBuffer(_ buffer: [DiscoveredDevice]) {
-        guard found.isEmpty else { return }
-        found = buffer
-        found.removeAll(keepingCapacity: true)
     }
 }
 

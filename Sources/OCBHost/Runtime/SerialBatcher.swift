@@ -23,11 +23,14 @@ package final class SerialBatcher<Item>: @unchecked Sendable {
     private let handler: (Item) -> Void
     private let bulkHandler: ((ArraySlice<Item>) -> Void)?
     private let isBulk: (Item) -> Bool
+    private let weight: (Item) -> Int
     private let holdsBulk: (() -> Bool)?
     private let lock = NSLock()
     /// Posted, not yet taken by a turn (lock held): the other items, and the bulk ones.
     private var waiting: [Item] = []
     private var waitingBulk: [Item] = []
+    /// The sum of ``weight`` over ``waitingBulk`` (lock held).
+    private var waitingBulkWeight = 0
     /// A turn is scheduled or running (lock held).
     private var scheduled = false
     /// A flush is scheduled on the producer's queue (lock held).
@@ -53,11 +56,16 @@ package final class SerialBatcher<Item>: @unchecked Sendable {
     /// already took do not delay the answer; it must turn false by itself (the backlog read), never wait for the turns.
     /// `bulkHandler`, when given, takes each turn's bulk items at once (at most ``turnLimit``, in order) instead of
     /// `handler` one by one: a consumer that takes a lock per item takes it once a turn.
+    /// `weight` says how many a bulk item counts for against ``turnLimit`` (1 by default): an item that is itself a
+    /// batch (a read's discoveries) counts for its size, so a turn hands over about ``turnLimit`` discoveries
+    /// whether they come one to an item or many (at least one item a turn, whatever its weight).
     package init(queue: DispatchQueue, gatheringOn producer: DispatchQueue? = nil, isBulk: @escaping (Item) -> Bool = { _ in false },
+                 weight: @escaping (Item) -> Int = { _ in 1 },
                  holdsBulk: (() -> Bool)? = nil, bulkHandler: ((ArraySlice<Item>) -> Void)? = nil, handler: @escaping (Item) -> Void) {
         self.queue = queue
         self.producer = producer
         self.isBulk = isBulk
+        self.weight = weight
         self.holdsBulk = holdsBulk
         self.handler = handler
         self.bulkHandler = bulkHandler
@@ -70,7 +78,12 @@ package final class SerialBatcher<Item>: @unchecked Sendable {
     package func post(_ item: Item) {
         let bulk = isBulk(item)
         let next: PostFollowUp = lock.withLock {
-            if bulk { waitingBulk.append(item) } else { waiting.append(item) }
+            if bulk {
+                waitingBulk.append(item)
+                waitingBulkWeight &+= max(1, weight(item))
+            } else {
+                waiting.append(item)
+            }
             return followUp(postedBulk: bulk)
         }
         schedule(next)
@@ -86,6 +99,7 @@ package final class SerialBatcher<Item>: @unchecked Sendable {
             for item in items {
                 if isBulk(item) {
                     waitingBulk.append(item)
+                    waitingBulkWeight &+= max(1, weight(item))
                     postedBulk = true
                 } else {
                     waiting.append(item)
@@ -104,7 +118,7 @@ package final class SerialBatcher<Item>: @unchecked Sendable {
             // ``turnLimit`` bulk items, not only at its end, so the consumer works beside the producer and the
             // items waiting stay near that many, not a whole read's worth (the bound behind them is not hit by
             // one read). Not to the producer's own queue: there the hand-over runs in place at the block's end.
-            guard postedBulk, waitingBulk.count >= Self.turnLimit, queue !== producer else { return .none }
+            guard postedBulk, waitingBulkWeight >= Self.turnLimit, queue !== producer else { return .none }
             scheduled = true
             return .turn
         }
@@ -154,7 +168,7 @@ package final class SerialBatcher<Item>: @unchecked Sendable {
         queue.async { self.turn() }
     }
 
-    /// Hands over up to ``turnLimit`` of the other items waiting, then up to ``turnLimit`` bulk ones, then schedules
+    /// Hands over up to ``turnLimit`` of the other items waiting, then bulk ones up to a weight of ``turnLimit``, then schedules
     /// the next turn if more wait (unless `rescheduling` is false: the caller runs it); true when more wait.
     @discardableResult
     private func turn(rescheduling: Bool = true) -> Bool {
@@ -168,7 +182,10 @@ package final class SerialBatcher<Item>: @unchecked Sendable {
         }
         lock.withLock {
             if urgent.isEmpty { swap(&urgent, &waiting) }
-            if current.isEmpty { swap(&current, &waitingBulk) }
+            if current.isEmpty {
+                swap(&current, &waitingBulk)
+                waitingBulkWeight = 0
+            }
         }
         let urgentEnd = min(urgent.count, urgentNext + Self.turnLimit)
         while urgentNext < urgentEnd {
@@ -176,7 +193,14 @@ package final class SerialBatcher<Item>: @unchecked Sendable {
             urgentNext += 1
             handler(item)
         }
-        let end = holdsBulk?() == true ? next : min(current.count, next + Self.turnLimit)
+        var end = next
+        if holdsBulk?() != true {
+            var taken = 0
+            while end < current.count, taken < Self.turnLimit {
+                taken &+= max(1, weight(current[end]))
+                end += 1
+            }
+        }
         if let bulkHandler, next < end {
             let start = next
             next = end

@@ -109,13 +109,12 @@ extension SerialHost {
     /// ``emitDiscovery(_:)`` hands one, with one look at the gate and one at the outbox for all of them; those past
     /// the gate are dropped, and the scan's duplicate filter forgets them (``ScanResultMerger/forgetReported(_:)``).
     func flushDiscoveries() {
-        guard var found = scan?.takeFound() else { return }
+        guard let found = scan?.takeFound() else { return }
         let (admitted, warn) = discoveryGate.admit(count: found.count)
         if warn { warnDiscoveriesDropped() }
-        outbox.post(contentsOf: found.prefix(admitted).map { .event(.discovered($0)) })
+        guard admitted < found.count else { return outbox.post(.discoveries(found)) }
+        if admitted > 0 { outbox.post(.discoveries(Array(found.prefix(admitted)))) }
         for device in found.dropFirst(admitted) { scan?.merger.forgetReported(device.peer) }
-        found.removeAll(keepingCapacity: true)
-        scan?.returnBuffer(found)
     }
 
     /// The notice of a discovery gate overflow (``DiscoveryGate/admit(now:)``'s `warn`).
@@ -224,6 +223,26 @@ enum HostDelivery {
     case event(HostEvent)
     /// A completion, run as it is.
     case completion(@Sendable () -> Void)
+    /// Discoveries a read made, in order (``SerialHost/flushDiscoveries()``), each already admitted by the gate:
+    /// one item for all of them, handed over as their ``HostEvent/discovered(_:)`` events would be.
+    case discoveries([DiscoveredDevice])
+
+    /// True for what goes in the bulk lane (discoveries).
+    var isBulk: Bool {
+        switch self {
+        case .event(.discovered), .discoveries: true
+        default: false
+        }
+    }
+
+    /// The discoveries it holds.
+    var discoveryCount: Int {
+        switch self {
+        case .event(.discovered): 1
+        case .discoveries(let devices): devices.count
+        default: 0
+        }
+    }
 
     /// The batcher that runs completions on `queue` and hands events to `handler` (dropped while nil).
     /// Items are posted on `host` (the host's own queue), whose blocks each hand over what they produced at once.
@@ -235,19 +254,29 @@ enum HostDelivery {
                        discoveries: (@Sendable ([DiscoveredDevice]) -> Void)? = nil) -> SerialBatcher<HostDelivery> {
         let bulkHandler: ((ArraySlice<HostDelivery>) -> Void)? = discoveries.map { discoveries in
             { items in
-                gate.handedOver(items.count)
+                gate.handedOver(items.reduce(0) { $0 + $1.discoveryCount })
+                // A read's batch alone (the scan path) goes as it is; otherwise the turn's discoveries are joined.
+                if items.count == 1, case .discoveries(let devices)? = items.first { return discoveries(devices) }
                 var devices: [DiscoveredDevice] = []
-                devices.reserveCapacity(items.count)
-                for item in items { if case .event(.discovered(let device)) = item { devices.append(device) } }
+                for item in items {
+                    switch item {
+                    case .event(.discovered(let device)): devices.append(device)
+                    case .discoveries(let batch): devices += batch
+                    default: break
+                    }
+                }
                 discoveries(devices)
             }
         }
-        return SerialBatcher(queue: queue, gatheringOn: host, isBulk: { if case .event(.discovered) = $0 { true } else { false } },
+        return SerialBatcher(queue: queue, gatheringOn: host, isBulk: \.isBulk, weight: \.discoveryCount,
                              holdsBulk: holdsBulk, bulkHandler: bulkHandler) { item in
             switch item {
             case .event(let event):
                 if case .discovered = event { gate.handedOver() }
                 handler?(event)
+            case .discoveries(let devices):
+                gate.handedOver(devices.count)
+                for device in devices { handler?(.discovered(device)) }
             case .completion(let work): work()
             }
         }
