@@ -163,6 +163,20 @@ import Testing
         #expect(lock.withLock { slices.flatMap { $0 } } == Array(0..<300))
     }
 
+    @Test func aBulkItemThatIsABatchCountsForItsSizeAgainstTheTurn() {
+        // Bulk items weighing 200, 100, 10 and 300 (batches of discoveries): a turn takes items until their weight
+        // reaches 256, at least one, so the turns hand over [200, 100], [10, 300].
+        let consumer = DispatchQueue(label: "test.consumer")
+        let lock = NSLock()
+        var turns: [[Int]] = []
+        let batcher = SerialBatcher<Int>(queue: consumer, isBulk: { _ in true }, weight: { $0 },
+                                         bulkHandler: { items in lock.withLock { turns.append(Array(items)) } }) { _ in }
+        consumer.sync { batcher.post(contentsOf: [200, 100, 10, 300]) }
+        var spins = 0
+        while lock.withLock({ turns.joined().count }) < 4, spins < 5_000 { usleep(1_000); spins += 1 }
+        #expect(lock.withLock { turns } == [[200, 100], [10, 300]])
+    }
+
     @Test func withAProducerQueueABlocksItemsGoOverTogetherAfterItEnds() {
         let consumer = DispatchQueue(label: "test.consumer")
         let producer = DispatchQueue(label: "test.producer")
