@@ -114,8 +114,14 @@ extension CBCentralManager {
         if report.isAnonymous {
             return Resolved(peripheral: CBPeripheral(identifier: UUID(), peer: report.peer, manager: self), renamed: false, reused: nil)
         }
-        let peripheral = peripheral(for: report.peer)
-        if recentlyDiscovered[report.peer] == nil { recentlyDiscovered.set(report.peer, peripheral) }
+        // One lookup for a peripheral heard lately (the common case): the object kept there is its only one.
+        let peripheral: CBPeripheral
+        if let recent = recentlyDiscovered[report.peer] {
+            peripheral = recent
+        } else {
+            peripheral = self.peripheral(for: report.peer)
+            recentlyDiscovered.set(report.peer, peripheral)
+        }
         var renamed = false
         if let name = report.localName, name != peripheral.storedName {
             renamed = peripheral.storedName != nil

@@ -86,7 +86,7 @@ extension HostCentralBackend {
             return report
         }
         let report = Self.report(device)
-        if device.peer.type != .other(0xFF) { parsedReports.set(device.peer, (device, report)) }
+        if device.peer.type != .other(0xFF) { parsedReports.set(device.peer, ParsedReport(device, report)) }
         return report
     }
 

@@ -57,7 +57,18 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
     var connecting: Set<PeerAddress> = []
     /// The last discovery of the last 1,024 advertisers and the report parsed from it: an advertiser repeating its
     /// data (most do, many times a second) is not parsed again (``report(for:)``).
-    var parsedReports = RecentlySeen<PeerAddress, (device: DiscoveredDevice, report: AdvertisementReport)>(capacity: 1_024)
+    var parsedReports = RecentlySeen<PeerAddress, ParsedReport>(capacity: 1_024)
+
+    /// One entry of ``parsedReports``: a discovery and the report parsed from it, one reference (a lookup retains
+    /// one object, not the discovery's arrays and the report's content one by one).
+    final class ParsedReport {
+        let device: DiscoveredDevice
+        let report: AdvertisementReport
+        init(_ device: DiscoveredDevice, _ report: AdvertisementReport) {
+            self.device = device
+            self.report = report
+        }
+    }
 
     /// One connection.
     struct Link {
