@@ -180,7 +180,8 @@ public struct ScanResultMerger: Sendable {
         let isScanResponse = report.isScanResponse
         var data: [UInt8]?
         if let slot {
-            let known = withSlot(slot) { isScanResponse ? $0.lastResponse : $0.lastAdvertising?.data }
+            // The field alone, through the buffer's addressor: not the slot copied whole.
+            let known = slots.withUnsafeBufferPointer { isScanResponse ? $0[slot].lastResponse : $0[slot].lastAdvertising?.data }
             if let known, Self.sameBytes(known, report.data) { data = known }
         }
         let observation = AdvertisingObservation(peer: peer, isConnectable: report.isConnectable, isScannable: report.isScannable,
