@@ -42,24 +42,24 @@ struct ScanSession {
     /// Feeds one observation to the merger in place (one access on the host's path of every report): the devices to
     /// report, and whether the merger's next deadline moved (the host's timer then needs re-arming).
     mutating func receive(_ observation: AdvertisingObservation, now: ContinuousClock.Instant) -> (devices: [DiscoveredDevice], deadlineMoved: Bool) {
-        let before = merger.nextDeadline
+        let before = merger.nextDeadlineStamp
         let devices = merger.receive(observation, now: now)
-        return (devices, merger.nextDeadline != before)
+        return (devices, merger.nextDeadlineStamp != before)
     }
 
     /// Feeds one report of a legacy PDU read in place from its event (``HCI/LEAdvertisingReportView``) to the merger,
     /// the devices to report joining ``found``: whether the merger's next deadline moved.
     mutating func collect(_ report: LEAdvertisingReportView.Report, now: ContinuousClock.Instant) -> Bool {
-        let before = merger.nextDeadline
+        let before = merger.nextDeadlineStamp
         merger.receive(report, now: now, into: &found)
-        return merger.nextDeadline != before
+        return merger.nextDeadlineStamp != before
     }
 
     /// The same for an observation made of a report (a bonded device's rotating address, reported by its identity).
     mutating func collect(_ observation: AdvertisingObservation, now: ContinuousClock.Instant) -> Bool {
-        let before = merger.nextDeadline
+        let before = merger.nextDeadlineStamp
         merger.receive(observation, now: now, into: &found)
-        return merger.nextDeadline != before
+        return merger.nextDeadlineStamp != before
     }
 
     /// The number of discoveries in ``found`` (asked in place, through the host's optional session).

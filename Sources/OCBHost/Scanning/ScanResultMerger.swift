@@ -69,8 +69,14 @@ public struct ScanResultMerger: Sendable {
 
     private struct Pending: Sendable {
         var observation: AdvertisingObservation
-        var deadline: ContinuousClock.Instant
+        var deadline: Stamp
     }
+
+    /// An instant as the time since ``origin``: every instant the merger keeps and compares is one of these, a
+    /// fixed-layout `Duration`, where `ContinuousClock.Instant` is opaque to code outside the standard library (each
+    /// copy, comparison and optional of it a call through its value witnesses, several on the path of every report).
+    /// Converted once per call at the public methods.
+    typealias Stamp = Duration
 
     private struct Signature: Hashable, Sendable {
         var isConnectable: Bool
@@ -80,9 +86,9 @@ public struct ScanResultMerger: Sendable {
 
     /// What is remembered of one advertiser: one slot of ``slots``, changed in place through its index.
     private struct Advertiser: Sendable {
-        var lastHeard: ContinuousClock.Instant
+        var lastHeard: Stamp
         /// The instant of its entry in ``heard`` (at most one a second; the entry is current while this matches).
-        var queuedAt: ContinuousClock.Instant
+        var queuedAt: Stamp
         var lastAdvertising: AdvertisingObservation?
         var lastResponse: [UInt8]?
         var reported: Signature?
@@ -102,16 +108,18 @@ public struct ScanResultMerger: Sendable {
     /// The held advertisements in deadline order (every wait is the same length, so arrival order), oldest from
     /// `orderHead`; an entry whose advertiser is no longer held with that deadline is skipped. Its head is always
     /// held (``trimOrder()``), which makes ``nextDeadline`` O(1) on a path that asks for it after every report.
-    private var order: [(peer: PeerAddress, deadline: ContinuousClock.Instant)] = []
+    private var order: [(peer: PeerAddress, deadline: Stamp)] = []
     private var orderHead = 0
     /// The advertisers in the order heard, oldest first from `heardHead`: an advertiser is queued when first heard and
     /// again when heard a second or more after its entry (so at most one entry a second each); an entry is current
     /// while it is the advertiser's `queuedAt`. Eviction and ageing take from the front, and an advertiser heard since
     /// its entry is queued again at its `lastHeard` instead of forgotten: least recently heard first, O(1) amortised,
     /// instead of a sort or a scan of every advertiser. At most four entries per advertiser (``compactHeard()``).
-    private var heard: [(peer: PeerAddress, at: ContinuousClock.Instant)] = []
+    private var heard: [(peer: PeerAddress, at: Stamp)] = []
     private var heardHead = 0
-    private var nextAgeCheck: ContinuousClock.Instant?
+    private var nextAgeCheck: Stamp?
+    /// The instant the ``Stamp``s count from: when the merger was made (a stamp before it is negative).
+    private let origin = ContinuousClock.now
     /// How many advertisers were forgotten so far (a slot looked up before a forget may since be another's).
     private var forgotten = 0
 
@@ -122,11 +130,19 @@ public struct ScanResultMerger: Sendable {
 
     /// The earliest instant at which ``tick(now:)`` has something to release; nil when nothing waits.
     public var nextDeadline: ContinuousClock.Instant? {
+        nextDeadlineStamp.map { origin.advanced(by: $0) }
+    }
+
+    /// ``nextDeadline`` as a ``Stamp`` (what the host compares after every report to see whether it moved).
+    var nextDeadlineStamp: Stamp? {
         orderHead < order.count ? order[orderHead].deadline : nil
     }
 
+    /// `now` as a ``Stamp``.
+    private func stamp(_ now: ContinuousClock.Instant) -> Stamp { origin.duration(to: now) }
+
     /// Whether `entry` of ``order`` is still held with its deadline.
-    private func isHeld(_ entry: (peer: PeerAddress, deadline: ContinuousClock.Instant)) -> Bool {
+    private func isHeld(_ entry: (peer: PeerAddress, deadline: Stamp)) -> Bool {
         guard let slot = slotOf[entry.peer] else { return false }
         return slots[slot].pending?.deadline == entry.deadline
     }
@@ -160,7 +176,7 @@ public struct ScanResultMerger: Sendable {
     /// ``receive(_:now:)`` appending the devices to report to `devices` (the host's buffer for one read, so a report
     /// costs no array of its own).
     public mutating func receive(_ observation: AdvertisingObservation, now: ContinuousClock.Instant, into devices: inout [DiscoveredDevice]) {
-        receive(observation, slot: slotOf[observation.peer], now: now, into: &devices)
+        receive(observation, slot: slotOf[observation.peer], now: stamp(now), into: &devices)
     }
 
     /// Takes one report of a legacy PDU read in place (``HCI/LEAdvertisingReportView``) at `now`, as ``receive(_:now:)`` does.
@@ -187,7 +203,7 @@ public struct ScanResultMerger: Sendable {
         let observation = AdvertisingObservation(peer: peer, isConnectable: report.isConnectable, isScannable: report.isScannable,
                                                  isScanResponse: isScanResponse, rssi: report.rssi, txPower: report.txPower,
                                                  data: data ?? Array(report.data))
-        receive(observation, slot: slot, now: now, into: &devices)
+        receive(observation, slot: slot, now: stamp(now), into: &devices)
     }
 
     /// Reads from an advertiser's slot where it lies (an array element read through the subscript is copied whole,
@@ -208,7 +224,7 @@ public struct ScanResultMerger: Sendable {
     }
 
     /// The one implementation of both: `slot` is the advertiser's, nil when it is not remembered.
-    private mutating func receive(_ observation: AdvertisingObservation, slot known: Int?, now: ContinuousClock.Instant,
+    private mutating func receive(_ observation: AdvertisingObservation, slot known: Int?, now: Stamp,
                                   into devices: inout [DiscoveredDevice]) {
         defer { trimOrder() }
         let peer = observation.peer
@@ -232,7 +248,7 @@ public struct ScanResultMerger: Sendable {
             heard.append((peer, now))
         }
         slots[slot].lastHeard = now
-        if now >= withSlot(slot, { $0.queuedAt }).advanced(by: .seconds(1)) {
+        if now >= withSlot(slot, { $0.queuedAt }) + .seconds(1) {
             slots[slot].queuedAt = now
             heard.append((peer, now))
             compactHeard()
@@ -258,7 +274,7 @@ public struct ScanResultMerger: Sendable {
             if let held = withSlot(slot, { $0.pending?.deadline }) {
                 slots[slot].pending = Pending(observation: observation, deadline: held)
             } else {
-                let deadline = now.advanced(by: configuration.responseWait)
+                let deadline = now + configuration.responseWait
                 slots[slot].pending = Pending(observation: observation, deadline: deadline)
                 holding += 1
                 order.append((peer, deadline))
@@ -271,7 +287,7 @@ public struct ScanResultMerger: Sendable {
     }
 
     /// A slot for a new advertiser `peer` heard at `now`: a freed one, else a new one.
-    private mutating func allocate(_ peer: PeerAddress, now: ContinuousClock.Instant) -> Int {
+    private mutating func allocate(_ peer: PeerAddress, now: Stamp) -> Int {
         let advertiser = Advertiser(lastHeard: now, queuedAt: now)
         let slot: Int
         if let free = freeSlots.popLast() {
@@ -287,7 +303,8 @@ public struct ScanResultMerger: Sendable {
 
     /// Releases every held advertisement whose wait ended at or before `now`, with the last known response, and
     /// forgets advertisers older than ``Configuration/maxAge``.
-    public mutating func tick(now: ContinuousClock.Instant) -> [DiscoveredDevice] {
+    public mutating func tick(now instant: ContinuousClock.Instant) -> [DiscoveredDevice] {
+        let now = stamp(instant)
         var devices: [DiscoveredDevice] = []
         while orderHead < order.count, order[orderHead].deadline <= now {
             let entry = order[orderHead]
@@ -303,10 +320,10 @@ public struct ScanResultMerger: Sendable {
     }
 
     /// Forgets advertisers not heard from within ``Configuration/maxAge`` (at most once a second).
-    private mutating func ageOut(now: ContinuousClock.Instant, into devices: inout [DiscoveredDevice]) {
+    private mutating func ageOut(now: Stamp, into devices: inout [DiscoveredDevice]) {
         if let next = nextAgeCheck, now < next { return }
-        nextAgeCheck = now.advanced(by: .seconds(1))
-        let oldest = now.advanced(by: .zero - configuration.maxAge)
+        nextAgeCheck = now + .seconds(1)
+        let oldest = now - configuration.maxAge
         var stale: [PeerAddress] = []
         while heardHead < heard.count, heard[heardHead].at < oldest {
             let entry = heard[heardHead]
@@ -339,19 +356,19 @@ public struct ScanResultMerger: Sendable {
         /// Not the advertiser's entry any more (forgotten, or queued again later).
         case stale
         /// The advertiser's entry, and it was heard since, last at this instant.
-        case heardSince(ContinuousClock.Instant)
+        case heardSince(Stamp)
         /// The advertiser's entry, and it was not heard since.
         case current
     }
 
-    private func frontEntry(_ entry: (peer: PeerAddress, at: ContinuousClock.Instant)) -> FrontEntry {
+    private func frontEntry(_ entry: (peer: PeerAddress, at: Stamp)) -> FrontEntry {
         guard let slot = slotOf[entry.peer], slots[slot].queuedAt == entry.at else { return .stale }
         let lastHeard = slots[slot].lastHeard
         return lastHeard > entry.at ? .heardSince(lastHeard) : .current
     }
 
     /// Queues `peer` again at `instant`, the last time it was heard.
-    private mutating func requeue(_ peer: PeerAddress, at instant: ContinuousClock.Instant) {
+    private mutating func requeue(_ peer: PeerAddress, at instant: Stamp) {
         guard let slot = slotOf[peer] else { return }
         slots[slot].queuedAt = instant
         heard.append((peer, instant))
