@@ -17,7 +17,8 @@ package struct AdvertisementReport: Sendable, Equatable {
     package var rssi: Int?
     private var storage: Storage
 
-    /// The fields parsed from the advertising data and scan response.
+    /// The fields parsed from the advertising data and scan response (each one compared in
+    /// ``Storage/hasSameContent(as:)`` too).
     private struct Content: Equatable, Sendable {
         var localName: String? = nil
         var manufacturerData: OCBAdvertising.ManufacturerData? = nil
@@ -35,6 +36,17 @@ package struct AdvertisementReport: Sendable, Equatable {
     private final class Storage: @unchecked Sendable {
         var content: Content
         init(_ content: Content) { self.content = content }
+
+        /// `content == other.content` field by field where they lie (reading `content` whole copies every field
+        /// out first), the flags and numbers first: two advertisements of a device mostly differ in their data.
+        func hasSameContent(as other: Storage) -> Bool {
+            content.isConnectable == other.content.isConnectable && content.hasScanResponse == other.content.hasScanResponse
+                && content.isTruncated == other.content.isTruncated && content.txPowerLevel == other.content.txPowerLevel
+                && content.manufacturerData == other.content.manufacturerData && content.localName == other.content.localName
+                && content.serviceUUIDs == other.content.serviceUUIDs && content.serviceData == other.content.serviceData
+                && content.overflowServiceUUIDs == other.content.overflowServiceUUIDs
+                && content.solicitedServiceUUIDs == other.content.solicitedServiceUUIDs
+        }
     }
 
     private mutating func update(_ change: (inout Content) -> Void) {
@@ -126,7 +138,7 @@ package struct AdvertisementReport: Sendable, Equatable {
 
     /// Whether the parsed content (everything but peer and RSSI) is the same: at once when both share one parse.
     package func hasSameContent(as other: AdvertisementReport) -> Bool {
-        storage === other.storage || storage.content == other.storage.content
+        storage === other.storage || storage.hasSameContent(as: other.storage)
     }
 
     package static func == (lhs: AdvertisementReport, rhs: AdvertisementReport) -> Bool {
