@@ -63,6 +63,13 @@ enum ConnectPhases {
         }
     }
 
+    /// The stack's part of each connect, seconds: connect() to the peer taking the command, and the peer's Connection
+    /// Complete to didConnect; the advertiser's part between them (its next advertisement, 0-50 ms at random, the
+    /// same wait with or without a flood) left out, so a comparison of 15 connects is not one of 15 random waits.
+    static func stackPart(_ splits: [Split]) -> [Double] {
+        splits.map { $0.toPeer + $0.toApp }
+    }
+
     /// "N connects: connect() → peer takes the command median A ms (max), peer → Connection Complete B ms, → didConnect C ms".
     static func summary(_ splits: [Split]) -> String {
         guard !splits.isEmpty else { return "no timeline (the peer wrote none)" }

@@ -184,6 +184,13 @@ func runFloodBenchmark(count: Int, quietConnects: Int = 15, floodConnects: Int =
     print("during each of those floods: \(duringDiscovered.map(String.init).joined(separator: ", ")) discovered, "
           + "\(shed.map(String.init).joined(separator: ", ")) dropped (counted, most skipped unread while the connect waited)")
     let events = ConnectPhases.read(timeline)
+    let quietStack = ConnectPhases.stackPart(ConnectPhases.split(quietSpans, events))
+    let floodStack = ConnectPhases.stackPart(ConnectPhases.split(floodSpans, events))
+    if !quietStack.isEmpty, !floodStack.isEmpty {
+        print(String(format: "the stack's part of a connect (connect() to the peer taking the command, its Connection Complete to "
+                     + "didConnect; alpha's 0-50 ms between them left out): median %.1f ms without a flood, %.1f ms during one, %.2fx",
+                     median(quietStack) * 1000, median(floodStack) * 1000, median(floodStack) / median(quietStack)))
+    }
     for (name, spans) in [("without a flood", quietSpans), ("during a flood", floodSpans)] {
         print("connect phases \(name): " + ConnectPhases.summary(ConnectPhases.split(spans, events)))
         // Commands other than the connect's own the peer took while a connect ran (none is expected).
