@@ -21,7 +21,7 @@ package enum BackendEvent: Sendable, Equatable {
     case bonded([BondedPeer])
     /// An advertisement, already merged with its scan response (see ``AdvertisementReport``).
     case advertisement(AdvertisementReport)
-    /// Advertisements in the order received, as ``advertisement(_:)`` each: a turn of the host's discoveries (at most
+    /// Advertisements in the order received, as ``advertisement(_:)`` each: a turn of the host's discoveries (about
     /// 256), so the facade decides on them under one look at its lock.
     case advertisements([AdvertisementReport])
     /// The connection to `peer` is up, its ATT_MTU exchanged: `mtu` is the link's published ATT_MTU, for the

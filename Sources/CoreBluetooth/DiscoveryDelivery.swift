@@ -114,10 +114,11 @@ extension CBCentralManager {
         if report.isAnonymous {
             return Resolved(peripheral: CBPeripheral(identifier: UUID(), peer: report.peer, manager: self), renamed: false, reused: nil)
         }
-        // One lookup for a peripheral heard lately (the common case): the object kept there is its only one.
+        // A peripheral connected or heard lately (the common case) without the third map's weak load; the connected one
+        // first, as `peripheral(for:)` has it (an app may hold, and connect, an object from before a power cycle).
         let peripheral: CBPeripheral
-        if let recent = recentlyDiscovered[report.peer] {
-            peripheral = recent
+        if let known = active[report.peer] ?? recentlyDiscovered[report.peer] {
+            peripheral = known
         } else {
             peripheral = self.peripheral(for: report.peer)
             recentlyDiscovered.set(report.peer, peripheral)

@@ -124,57 +124,43 @@ import Testing
         #expect(log.all.dropFirst() == ArraySlice((0..<1_000).map { "discovered \($0)" }))
     }
 
-    @Test func aPostOfManyItemsGoesOverAsTheirPostsOneByOneWould() {
-        // One post(contentsOf:) of both lanes mixed: the other items overtake the bulk ones, each lane in its order.
-        let consumer = DispatchQueue(label: "test.consumer")
-        let log = Log()
-        let batcher = SerialBatcher<String>(queue: consumer, isBulk: { $0.hasPrefix("discovered") }) { log.add($0) }
-        consumer.sync {
-            batcher.post(contentsOf: ["discovered 0", "connected", "discovered 1", "disconnected", "discovered 2"])
-        }
-        var spins = 0
-        while log.all.count < 5, spins < 5_000 { usleep(1_000); spins += 1 }
-        #expect(log.all == ["connected", "disconnected", "discovered 0", "discovered 1", "discovered 2"])
-    }
-
-    @Test func aLongBlocksPostsOfManyBulkItemsGoOverEvery256WhileItRuns() {
-        // A producer's block posts 300 bulk items in two posts (256, then 44): the second finds 256 or more waiting and
-        // hands them over while the block still runs, as single posts would; the bulk handler gets 256, then 44.
+    @Test func aBlocksBulkItemsWeighingATurnGoOverWhileItRuns() {
+        // A producer's block posts a bulk item weighing 256 (a read's batch of discoveries), then one of 44: the second
+        // finds a turn's weight waiting and hands it over while the block still runs, as 256 single items would.
         let consumer = DispatchQueue(label: "test.consumer")
         let producer = DispatchQueue(label: "test.producer")
         let lock = NSLock()
-        var slices: [[Int]] = []
+        var turns: [[Int]] = []
         let handedOverDuringTheBlock = DispatchSemaphore(value: 0)
-        let batcher = SerialBatcher<Int>(queue: consumer, gatheringOn: producer, isBulk: { _ in true },
+        let batcher = SerialBatcher<Int>(queue: consumer, gatheringOn: producer, isBulk: { _ in true }, weight: { $0 },
                                          bulkHandler: { items in
-                                             lock.withLock { slices.append(Array(items)) }
+                                             lock.withLock { turns.append(Array(items)) }
                                              handedOverDuringTheBlock.signal()
                                          }) { _ in }
         var sawItDuringTheBlock = false
         producer.sync {
-            batcher.post(contentsOf: Array(0..<256))
-            batcher.post(contentsOf: Array(256..<300))
+            batcher.post(256)
+            batcher.post(44)
             sawItDuringTheBlock = handedOverDuringTheBlock.wait(timeout: .now() + 5) == .success
         }
         var spins = 0
-        while lock.withLock({ slices.count }) < 2, spins < 5_000 { usleep(1_000); spins += 1 }
+        while lock.withLock({ turns.count }) < 2, spins < 5_000 { usleep(1_000); spins += 1 }
         #expect(sawItDuringTheBlock, "handed over while the producer's block ran, not after it")
-        #expect(lock.withLock { slices.map(\.count) } == [256, 44])
-        #expect(lock.withLock { slices.flatMap { $0 } } == Array(0..<300))
+        #expect(lock.withLock { turns } == [[256], [44]])
     }
 
     @Test func aBulkItemThatIsABatchCountsForItsSizeAgainstTheTurn() {
-        // Bulk items weighing 200, 100, 10 and 300 (batches of discoveries): a turn takes items until their weight
-        // reaches 256, at least one, so the turns hand over [200, 100], [10, 300].
+        // Bulk items weighing 200, 50, 10, 100 and 300 (batches of discoveries): a turn takes items while their weight
+        // stays within 256, and an item heavier than that alone, so the turns hand over [200, 50], [10, 100], [300].
         let consumer = DispatchQueue(label: "test.consumer")
         let lock = NSLock()
         var turns: [[Int]] = []
         let batcher = SerialBatcher<Int>(queue: consumer, isBulk: { _ in true }, weight: { $0 },
                                          bulkHandler: { items in lock.withLock { turns.append(Array(items)) } }) { _ in }
-        consumer.sync { batcher.post(contentsOf: [200, 100, 10, 300]) }
+        consumer.sync { for weight in [200, 50, 10, 100, 300] { batcher.post(weight) } }
         var spins = 0
-        while lock.withLock({ turns.joined().count }) < 4, spins < 5_000 { usleep(1_000); spins += 1 }
-        #expect(lock.withLock { turns } == [[200, 100], [10, 300]])
+        while lock.withLock({ turns.joined().count }) < 5, spins < 5_000 { usleep(1_000); spins += 1 }
+        #expect(lock.withLock { turns } == [[200, 50], [10, 100], [300]])
     }
 
     @Test func withAProducerQueueABlocksItemsGoOverTogetherAfterItEnds() {

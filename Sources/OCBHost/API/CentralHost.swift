@@ -28,9 +28,10 @@ public protocol CentralHost: AnyObject, Sendable {
     /// Sets where and to whom events and completions are delivered (replaces any earlier handler).
     func setEventHandler(queue: DispatchQueue, _ handler: @escaping @Sendable (HostEvent) -> Void)
     /// ``setEventHandler(queue:_:)`` with the discoveries (``HostEvent/discovered(_:)``) handed to `discoveries`
-    /// instead, a turn of the event queue's worth at a time (at most 256, in the order found): a consumer that takes a
-    /// lock or builds a value per discovery takes it once per batch. The other events go to `handler` as before, and
-    /// overtake the discoveries as they do there.
+    /// instead, a turn of the event queue's worth at a time, in the order found (about 256: the reports of one event
+    /// that take a read's batch past 256 stay in it; an LE Advertising Report event carries at most 25, Core v5.4
+    /// Vol 4 Part E §7.7.65.2): a consumer that takes a lock or builds a value per discovery takes it once per batch.
+    /// The other events go to `handler` as before, and overtake the discoveries as they do there.
     func setEventHandler(queue: DispatchQueue, _ handler: @escaping @Sendable (HostEvent) -> Void,
                          discoveries: @escaping @Sendable ([DiscoveredDevice]) -> Void)
     /// Discoveries (``HostEvent/discovered(_:)``) dropped because the handler was slower than the air: at most 16,384
@@ -94,4 +95,15 @@ public protocol CentralHost: AnyObject, Sendable {
     func canSendWriteWithoutResponse(_ handle: ConnectionHandle) -> Bool
     /// The host's current state.
     var state: HostState { get }
+}
+
+extension CentralHost {
+    /// ``setEventHandler(queue:_:discoveries:)`` for a host that hands discoveries over one at a time: each
+    /// ``HostEvent/discovered(_:)`` goes to `discoveries` as a batch of one, everything else to `handler`.
+    public func setEventHandler(queue: DispatchQueue, _ handler: @escaping @Sendable (HostEvent) -> Void,
+                                discoveries: @escaping @Sendable ([DiscoveredDevice]) -> Void) {
+        setEventHandler(queue: queue) { event in
+            if case .discovered(let device) = event { discoveries([device]) } else { handler(event) }
+        }
+    }
 }

@@ -36,7 +36,8 @@ struct ScanSession {
 
     /// The discoveries the reports of the read at hand found, in order, not handed over yet: the host hands them to
     /// its event queue together (``SerialHost/flushDiscoveries()``) before any other packet of the read, at the read's
-    /// end, and whenever ``SerialBatcher/turnLimit`` (256) have gathered, so at most that many wait here.
+    /// end, and whenever ``SerialBatcher/turnLimit`` (256) have gathered after a report event, so at most that many
+    /// and one event's reports (an LE Advertising Report event carries at most 25) wait here.
     private(set) var found: [DiscoveredDevice] = []
 
     /// Feeds one observation to the merger in place (one access on the host's path of every report): the devices to

@@ -57,8 +57,8 @@ package final class SerialBatcher<Item>: @unchecked Sendable {
     /// `bulkHandler`, when given, takes each turn's bulk items at once (at most ``turnLimit``, in order) instead of
     /// `handler` one by one: a consumer that takes a lock per item takes it once a turn.
     /// `weight` says how many a bulk item counts for against ``turnLimit`` (1 by default): an item that is itself a
-    /// batch (a read's discoveries) counts for its size, so a turn hands over about ``turnLimit`` discoveries
-    /// whether they come one to an item or many (at least one item a turn, whatever its weight).
+    /// batch (a read's discoveries) counts for its size, so a turn hands over at most ``turnLimit`` discoveries
+    /// whether they come one to an item or many, except an item heavier than that, which goes alone.
     package init(queue: DispatchQueue, gatheringOn producer: DispatchQueue? = nil, isBulk: @escaping (Item) -> Bool = { _ in false },
                  weight: @escaping (Item) -> Int = { _ in 1 },
                  holdsBulk: (() -> Bool)? = nil, bulkHandler: ((ArraySlice<Item>) -> Void)? = nil, handler: @escaping (Item) -> Void) {
@@ -85,27 +85,6 @@ package final class SerialBatcher<Item>: @unchecked Sendable {
                 waiting.append(item)
             }
             return followUp(postedBulk: bulk)
-        }
-        schedule(next)
-    }
-
-    /// Queues `items` in order, under one look at the lock (the host's discoveries of one read, the facade's of one
-    /// turn); each is handed over as ``post(_:)`` would hand it. An array, not a generic collection: the callers are
-    /// in other modules, where a generic body would run unspecialized.
-    package func post(contentsOf items: [Item]) {
-        guard !items.isEmpty else { return }
-        let next: PostFollowUp = lock.withLock {
-            var postedBulk = false
-            for item in items {
-                if isBulk(item) {
-                    waitingBulk.append(item)
-                    waitingBulkWeight &+= max(1, weight(item))
-                    postedBulk = true
-                } else {
-                    waiting.append(item)
-                }
-            }
-            return followUp(postedBulk: postedBulk)
         }
         schedule(next)
     }
@@ -168,7 +147,8 @@ package final class SerialBatcher<Item>: @unchecked Sendable {
         queue.async { self.turn() }
     }
 
-    /// Hands over up to ``turnLimit`` of the other items waiting, then bulk ones up to a weight of ``turnLimit``, then schedules
+    /// Hands over up to ``turnLimit`` of the other items waiting, then bulk ones up to a weight of ``turnLimit`` (one
+    /// heavier item alone), then schedules
     /// the next turn if more wait (unless `rescheduling` is false: the caller runs it); true when more wait.
     @discardableResult
     private func turn(rescheduling: Bool = true) -> Bool {
@@ -196,8 +176,10 @@ package final class SerialBatcher<Item>: @unchecked Sendable {
         var end = next
         if holdsBulk?() != true {
             var taken = 0
-            while end < current.count, taken < Self.turnLimit {
-                taken &+= max(1, weight(current[end]))
+            while end < current.count {
+                let itemWeight = max(1, weight(current[end]))
+                if taken > 0, taken &+ itemWeight > Self.turnLimit { break }
+                taken &+= itemWeight
                 end += 1
             }
         }

@@ -248,7 +248,7 @@ enum HostDelivery {
     /// Items are posted on `host` (the host's own queue), whose blocks each hand over what they produced at once.
     /// Each discovery handed over is counted off `gate`.
     /// `holdsBulk` holds the discoveries back while true (``SerialBatcher``). `discoveries`, when given, takes each
-    /// turn's discoveries at once (at most ``SerialBatcher/turnLimit``, in order) instead of `handler` one by one.
+    /// turn's discoveries at once (about ``SerialBatcher/turnLimit``, in order) instead of `handler` one by one.
     static func outbox(queue: DispatchQueue, gatheringOn host: DispatchQueue, gate: DiscoveryGate, holdsBulk: (() -> Bool)? = nil,
                        handler: (@Sendable (HostEvent) -> Void)?,
                        discoveries: (@Sendable ([DiscoveredDevice]) -> Void)? = nil) -> SerialBatcher<HostDelivery> {

@@ -53,7 +53,8 @@ final class EventInbox: @unchecked Sendable {
                 let deadline = Date(timeIntervalSinceNow: Self.roomWait)
                 waitingForRoom += 1
                 while waitingDiscoveries >= Self.discoveryLimit, !stalled {
-                    if !condition.wait(until: deadline) { stalled = true }
+                    // Out of time with the inbox still full: the command thread takes none (room made at the deadline is taken).
+                    if !condition.wait(until: deadline), waitingDiscoveries >= Self.discoveryLimit { stalled = true }
                 }
                 waitingForRoom -= 1
             }
