@@ -98,6 +98,9 @@ enum ScanPathBenchmark {
         let central = ScanCentral(allowDuplicates: allowDuplicates)
         let manager: CBCentralManager
         let controller: any StreamController
+        // The in-memory wiring's state directory (no bond is made): removed when the measurement ends.
+        let stateDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("ocb-bench-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: stateDirectory) }
         switch wiring {
         case .tcp:
             guard let socketController = BenchController(stream: stream, marker: marker) else { return nil }
@@ -110,8 +113,7 @@ enum ScanPathBenchmark {
             let transport = memoryController.transport
             let host = HostController(configuration: HostConfiguration(makeTransport: { transport }))
             manager = CBCentralManager(delegate: central, queue: central.queue, options: nil,
-                                       backend: HostCentralBackend(host: host),
-                                       stateDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("ocb-bench-\(getpid())"))
+                                       backend: HostCentralBackend(host: host), stateDirectory: stateDirectory)
         }
         defer { controller.stop() }
         // Done when the end marker arrived (the controller repeats it until then: a bound may drop a copy).
