@@ -67,3 +67,36 @@ private let everyReport = ScanOptions(isActive: false, controllerFiltersDuplicat
     let found = log.all.compactMap(\.discovered).map(\.peer.address.value)
     #expect(found == [advertiser(1), advertiser(2)])
 }
+
+@Test(.timeLimit(.minutes(1))) func aBatchPastTheGateIsCutThereAndItsDroppedOnesComeAgain() async throws {
+    // The event queue is held while one read brings 16,384 + 10 distinct advertisers (the host's DiscoveryGate holds
+    // 16,384 for a handler): the batch that reaches the bound is cut there, the last 10 are dropped and counted, and
+    // the duplicate filter forgets them, so each is reported at its next advertisement; an admitted one is not.
+    let controller = ScriptedController()
+    let host = HostController(configuration: HostConfiguration(makeTransport: { controller }))
+    let log = EventLog()
+    let events = DispatchQueue(label: "DiscoveryBatchingTests.held")
+    host.setEventHandler(queue: events) { log.append($0) }
+    defer { host.stop() }
+    try await host.start()
+    try await host.startScan(ScanOptions(isActive: false, controllerFiltersDuplicates: false, hostFiltersDuplicates: true))
+    let release = DispatchSemaphore(value: 0)
+    events.async { release.wait() }
+    let limit = 16_384
+    controller.injectRead((0..<(limit + 10)).map { (.event, report($0)) })
+    var spins = 0
+    while host.droppedDiscoveryCount < 10, spins < 5_000 { usleep(1_000); spins += 1 }
+    #expect(host.droppedDiscoveryCount == 10)
+    release.signal()
+    #expect(log.waitUntil { $0.compactMap(\.discovered).count >= limit })
+    let first = log.all.compactMap(\.discovered).map(\.peer.address.value)
+    #expect(first == (0..<limit).map(advertiser), "the first 16,384 in order, none of the last 10")
+    #expect(log.all.contains { if case .notice(let line) = $0 { line.contains("slower than the advertisements") } else { false } })
+
+    // The last admitted one (still among the 4,096 advertisers the merger remembers) and a dropped one, again.
+    controller.injectRead([(.event, report(limit - 1)), (.event, report(limit + 3))])
+    #expect(log.waitUntil { $0.compactMap(\.discovered).count >= limit + 1 })
+    usleep(100_000)  // anything else the read made has reached the log
+    let again = log.all.compactMap(\.discovered).dropFirst(limit).map(\.peer.address.value)
+    #expect(Array(again) == [advertiser(limit + 3)], "the dropped one again, the admitted one filtered as a duplicate")
+}
