@@ -262,7 +262,7 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
         guard !stopped else { return }
         switch event {
         case .stateChanged(let state): hostStateChanged(state)
-        case .discovered(let device): emit(.advertisement(report(for: device)))
+        case .discovered(let device): handle(discoveries: [device])  // a host handing them over one by one
         case .pairingPrompt(let handle, let prompt, let id):
             if let peer = peer(handle: handle) { emit(.pairingPrompt(peer, prompt, id: id)) }
         case .securityChanged(let handle, let security):

@@ -269,8 +269,7 @@ extension KernelHost {
     }
 
     func observe(_ observation: AdvertisingObservation) {
-        for device in scan?.merger.receive(observation, now: .now) ?? [] {
-            if !emitDiscovery(device) { scan?.merger.forgetReported(device.peer) }
-        }
+        // Joins the read's discoveries (``ScanSession/found``), handed over with them at the read's end.
+        _ = scan?.collect(observation, now: .now)
     }
 }

@@ -104,9 +104,8 @@ extension HostController {
     func observe(_ observation: AdvertisingObservation) {
         var observation = observation
         if observation.peer.type == .random, let known = knownPeer(forPrivate: observation.peer) { observation.peer = known }
-        guard let (devices, deadlineMoved) = scan?.receive(observation, now: clock.now) else { return }
-        for device in devices where !emitDiscovery(device) { scan?.merger.forgetReported(device.peer) }
-        if deadlineMoved { rescheduleTimer() }
+        // Joins the read's discoveries (``ScanSession/found``), handed over with them at the read's end.
+        if scan?.collect(observation, now: clock.now) == true { rescheduleTimer() }
     }
 
     /// The controller ended the scan on its own (LE Scan Timeout, §7.7.65.17).

@@ -40,14 +40,6 @@ struct ScanSession {
     /// and one event's reports (an LE Advertising Report event carries at most 25) wait here.
     private(set) var found: [DiscoveredDevice] = []
 
-    /// Feeds one observation to the merger in place (one access on the host's path of every report): the devices to
-    /// report, and whether the merger's next deadline moved (the host's timer then needs re-arming).
-    mutating func receive(_ observation: AdvertisingObservation, now: ContinuousClock.Instant) -> (devices: [DiscoveredDevice], deadlineMoved: Bool) {
-        let before = merger.nextDeadlineStamp
-        let devices = merger.receive(observation, now: now)
-        return (devices, merger.nextDeadlineStamp != before)
-    }
-
     /// Feeds one report of a legacy PDU read in place from its event (``HCI/LEAdvertisingReportView``) to the merger,
     /// the devices to report joining ``found``: whether the merger's next deadline moved.
     mutating func collect(_ report: LEAdvertisingReportView.Report, now: ContinuousClock.Instant) -> Bool {
@@ -56,7 +48,8 @@ struct ScanSession {
         return merger.nextDeadlineStamp != before
     }
 
-    /// The same for an observation made of a report (a bonded device's rotating address, reported by its identity).
+    /// The same for an observation made of a report (a bonded device's rotating address, reported by its identity; a
+    /// report the in-place view does not take: an extended advertisement, a malformed event's decoded reports).
     mutating func collect(_ observation: AdvertisingObservation, now: ContinuousClock.Instant) -> Bool {
         let before = merger.nextDeadlineStamp
         merger.receive(observation, now: now, into: &found)

@@ -157,6 +157,7 @@ extension SerialHost {
                                 return
                             }
                             receive(type, bytes)
+                            if let count = scan?.foundCount(), count >= SerialBatcher<HostDelivery>.turnLimit { flushDiscoveries() }
                             handledReports &+= 1
                             if handledReports % Self.sheddingRecheck == 0 { shedding = nil }
                             return
@@ -180,7 +181,8 @@ extension SerialHost {
     /// path: nothing is copied out of the packet for a report that changes nothing. The timer is re-armed once, and
     /// only when the scan's deadline moved. False (nothing done) when no scan is on: the event is then decoded as any other.
     /// The discoveries join the read's (``ScanSession/found``), handed over together (``flushDiscoveries()``) at the
-    /// read's end, before its next other packet, or once ``SerialBatcher/turnLimit`` have gathered.
+    /// read's end, before its next other packet, or once ``SerialBatcher/turnLimit`` have gathered
+    /// (``receive(_:behind:awaiting:skipped:_:)``, after each report event, by whichever path it was read).
     func observe(_ reports: LEAdvertisingReportView) -> Bool {
         var taken = false, deadlineMoved = false
         let now = clock.now
@@ -199,7 +201,6 @@ extension SerialHost {
             taken = true
             deadlineMoved = deadlineMoved || moved
         }
-        if let count = scan?.foundCount(), count >= SerialBatcher<HostDelivery>.turnLimit { flushDiscoveries() }
         if deadlineMoved { rescheduleTimer() }
         return taken
     }
