@@ -36,17 +36,37 @@ public struct BluetoothAddress: Hashable, Sendable, Comparable, CustomStringConv
         self.value = value
     }
 
-    /// Parses `AA:BB:CC:DD:EE:FF` (hex digits in either case; `-` also accepted as separator); nil if malformed.
+    /// Parses `AA:BB:CC:DD:EE:FF` (hex digits in either case; `-` also accepted as separator, the same one
+    /// throughout); nil if malformed. One pass over the text's 17 UTF-8 bytes, no allocation.
     public init?(_ text: String) {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        let groups = parts.count == 6 ? parts : text.split(separator: "-", omittingEmptySubsequences: false)
-        guard groups.count == 6 else { return nil }
-        var parsed: UInt64 = 0
-        for group in groups {
-            guard group.count == 2, group.allSatisfy(\.isASCIIHexDigit), let byte = UInt8(group, radix: 16) else { return nil }
-            parsed = parsed << 8 | UInt64(byte)
-        }
+        var text = text
+        guard let parsed = text.withUTF8({ Self.parse($0) }) else { return nil }
         value = parsed
+    }
+
+    /// The 48 bits of `AA:BB:CC:DD:EE:FF` in `utf8`, or nil.
+    private static func parse(_ utf8: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        guard utf8.count == 17 else { return nil }
+        let separator = utf8[2]
+        guard separator == UInt8(ascii: ":") || separator == UInt8(ascii: "-") else { return nil }
+        var parsed: UInt64 = 0
+        for group in 0..<6 {
+            let at = group * 3
+            if group != 0, utf8[at - 1] != separator { return nil }
+            guard let high = hexValue(utf8[at]), let low = hexValue(utf8[at + 1]) else { return nil }
+            parsed = parsed << 8 | UInt64(high << 4 | low)
+        }
+        return parsed
+    }
+
+    /// The value of one ASCII hex digit, or nil.
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        default: nil
+        }
     }
 
     /// The six bytes in wire order (least significant first).

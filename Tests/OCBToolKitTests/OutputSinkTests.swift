@@ -1,5 +1,6 @@
 // A sink that holds lines writes them together, in order, at a flush, at its limit, or when released.
 
+import OCBCore
 import OCBToolKit
 import Testing
 
@@ -41,9 +42,23 @@ import Testing
         tally.note("C0:00:00:00:00:01", isConnectable: true)  // the last report counts
         tally.note("C0:00:00:00:00:02", isConnectable: false)
         #expect(tally.count == 2 && tally.connectableCount == 1 && !tally.isCapped)
-        for n in 0..<AdvertiserTally.limit { tally.note("D0:\(n)", isConnectable: false) }
+        // Addresses (kept as their 48 bits) and other names (a peripheral identifier's text) share the bound.
+        tally.note("6C1B2F1E-8C55-4A4E-9D5B-0F6A2B9E3C01", isConnectable: true)
+        #expect(tally.count == 3 && tally.connectableCount == 2)
+        for n in 0..<AdvertiserTally.limit {
+            tally.note(BluetoothAddress(value: 0xD000_0000_0000 + UInt64(n)).description, isConnectable: false)
+        }
         #expect(tally.count == AdvertiserTally.limit && tally.isCapped)
         tally.note("C0:00:00:00:00:02", isConnectable: true)  // one already counted is still updated
-        #expect(tally.connectableCount == 2)
+        tally.note("6C1B2F1E-8C55-4A4E-9D5B-0F6A2B9E3C01", isConnectable: false)
+        tally.note("6C1B2F1E-8C55-4A4E-9D5B-0F6A2B9E3C02", isConnectable: true)  // a new one past the bound is not
+        #expect(tally.count == AdvertiserTally.limit && tally.connectableCount == 2)
+    }
+
+    @Test func anAddressIsOneAdvertiserWhateverTheCaseOfItsText() {
+        var tally = AdvertiserTally()
+        tally.note("c0:00:00:00:00:0a", isConnectable: false)
+        tally.note("C0:00:00:00:00:0A", isConnectable: true)
+        #expect(tally.count == 1 && tally.connectableCount == 1)
     }
 }
