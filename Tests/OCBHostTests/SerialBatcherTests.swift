@@ -69,10 +69,11 @@ import Testing
         #expect(batcher.isIdle)
     }
 
-    @Test func anAppsRequestWaitingForTheQueueRunsAfterTheFirstTurnNotAfterTheWholeHandOver() {
-        // The same reader's turn, but the request was submitted with TurnFlush.request while the turn ran (an app's
-        // connect during a flood): the in-place hand-over stops after its first turn of 256 and the request runs
-        // before the rest, which follows it in order.
+    @Test func anAppsRequestThatCameDuringAReadersTurnRunsAtItsEndBeforeAnythingTheTurnRead() {
+        // The same reader's turn, but a request was submitted with TurnFlush.request while the turn ran (an app's
+        // connect during a flood): the turn runs it at its end, on the reader's thread (before queue.sync returns,
+        // no wake-up of the queue's thread), before it hands over any of the 1,000 items it read; they follow, in
+        // order, in blocks of their own. (Before: the request waited for the first turn of 256, then for the queue.)
         let queue = DispatchQueue(label: "test.host")
         TurnFlush.install(on: queue)
         let log = Log()
@@ -82,15 +83,37 @@ import Testing
             flush?.turn {
                 for value in 0..<1_000 { batcher.post(value) }
                 TurnFlush.request(on: queue) { log.add("connect") }
+                TurnFlush.request(on: queue) { log.add("read RSSI") }
                 #expect(flush?.hasWaitingRequests == true)
             }
+            log.add("turn ended")
         }
+        #expect(log.all == ["connect", "read RSSI", "turn ended"], "the requests in order, in the turn, nothing else yet")
         var spins = 0
-        while log.all.count < 1_001, spins < 5_000 { usleep(1_000); spins += 1 }
-        #expect(log.all.firstIndex(of: "connect") == SerialBatcher<Int>.turnLimit)
-        #expect(log.all.filter { $0 != "connect" } == (0..<1_000).map { "\($0)" })
+        while log.all.count < 1_003, spins < 5_000 { usleep(1_000); spins += 1 }
+        #expect(log.all.dropFirst(3) == ArraySlice((0..<1_000).map { "\($0)" }))
         #expect(DispatchQueue.getSpecific(key: TurnFlush.key) == nil)  // the test's thread is not the queue
         queue.sync { #expect(DispatchQueue.getSpecific(key: TurnFlush.key)?.hasWaitingRequests == false) }
+    }
+
+    @Test func withoutATurnARequestRunsInABlockOfItsOwnInOrderAndOnce() {
+        let queue = DispatchQueue(label: "test.host")
+        TurnFlush.install(on: queue)
+        let log = Log()
+        queue.sync {
+            TurnFlush.request(on: queue) { log.add("first") }
+            TurnFlush.request(on: queue) { log.add("second") }
+            log.add("block ended")
+        }
+        TurnFlush.request(on: queue) { log.add("third") }
+        queue.sync {}
+        queue.sync {}
+        #expect(log.all == ["block ended", "first", "second", "third"])
+        // A queue without a flush point: a plain block.
+        let plain = DispatchQueue(label: "test.plain")
+        TurnFlush.request(on: plain) { log.add("plain") }
+        plain.sync {}
+        #expect(log.all.last == "plain")
     }
 
     @Test func outsideATurnAPostGoesOverInABlockOfItsOwn() {

@@ -137,6 +137,8 @@ package final class SerialBatcher<Item>: @unchecked Sendable {
         // The reader's turn on our own queue hands over all it read before it reads again: a flood is then read no
         // faster than it is handled, and what cannot wait is dropped and counted at the gate, not left behind.
         if let flush, flush.belongs(to: queue) {
+            // An app's request that came during the read goes first: what the read found is handed over after it.
+            if flush.hasWaitingRequests { return queue.async { self.turn() } }
             while turn(rescheduling: false) {
                 // An app's request waits for the queue (``TurnFlush/request(on:_:)``), or the bulk is held: the rest
                 // is handed over after it, in blocks of its own.

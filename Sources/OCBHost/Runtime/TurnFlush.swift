@@ -14,25 +14,42 @@ package final class TurnFlush: @unchecked Sendable {
 
     private var inTurn = false
     private var pending: [() -> Void] = []
-    /// Requests of the app submitted with ``request(on:_:)`` that have not begun (any thread).
+    /// Requests of the app submitted with ``request(on:_:)`` that have not begun (any thread), in order: at most the
+    /// app's own, a handful.
+    private let requests = Mutex<[@Sendable () -> Void]>([])
+    /// Their count, read without the lock by a reader deciding whether to yield.
     private let waitingRequests = Atomic<Int>(0)
 
     /// Runs `work` on `queue` as an app's request (a connect, a stop, a GATT operation): while it waits for the queue,
     /// the queue's flush point says so (``hasWaitingRequests``), and a reader's turn yields the queue instead of going
     /// on with a flood (``DescriptorChannel`` reads no more, the host skips the reports of the read it holds as when an
-    /// answer waits behind them, a ``SerialBatcher`` hands the rest over after it), so the request waits for at most
-    /// a read's worth of work, not for every report in front of it. A plain `queue.async` on a queue without one.
+    /// answer waits behind them, a ``SerialBatcher`` hands what the turn read over after it). The turn runs the
+    /// request at its end, on the reader's thread, before anything the turn read is handed over; a block queued on
+    /// `queue` runs it when no turn comes first. So the request waits for at most the read at hand, not for every
+    /// report in front of it, nor for a thread of the queue to be woken on a machine whose cores the flood keeps busy.
+    /// Requests run in the order submitted. A plain `queue.async` on a queue without a flush point.
     package static func request(on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
         guard let flush = queue.getSpecific(key: key) else { return queue.async(execute: work) }
+        flush.requests.withLock { $0.append(work) }
         flush.waitingRequests.add(1, ordering: .relaxed)
-        queue.async {
-            flush.waitingRequests.subtract(1, ordering: .relaxed)
-            work()
-        }
+        queue.async { flush.runRequests() }
     }
 
     /// True while a request submitted with ``request(on:_:)`` waits for the queue (any thread).
     var hasWaitingRequests: Bool { waitingRequests.load(ordering: .relaxed) > 0 }
+
+    /// The oldest request not begun, taken from the list (on the queue); nil when none waits.
+    private func takeRequest() -> (@Sendable () -> Void)? {
+        guard hasWaitingRequests else { return nil }
+        let work: (@Sendable () -> Void)? = requests.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+        if work != nil { waitingRequests.subtract(1, ordering: .relaxed) }
+        return work
+    }
+
+    /// Runs the requests waiting, oldest first (on the queue): each one's block, or a turn's end before it.
+    private func runRequests() {
+        while let work = takeRequest() { work() }
+    }
 
     /// Gives `queue` a flush point (once, when the host makes its queue).
     static func install(on queue: DispatchQueue) {
@@ -57,10 +74,15 @@ package final class TurnFlush: @unchecked Sendable {
         inTurn = true
         let result = body()
         var index = 0
-        while index < pending.count {
-            let work = pending[index]
-            index += 1
-            work()
+        while true {
+            while index < pending.count {
+                let work = pending[index]
+                index += 1
+                work()
+            }
+            // The app's requests that came during the turn, here rather than after a wake-up of the queue's thread.
+            guard let request = takeRequest() else { break }
+            request()
         }
         pending.removeAll(keepingCapacity: pending.count <= 64)
         inTurn = false
