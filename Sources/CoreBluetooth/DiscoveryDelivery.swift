@@ -67,17 +67,23 @@ extension CBCentralManager {
     /// advertisement when it had the same content; the others are built outside the lock and kept with one more look.
     /// Before each call, ``deliveryEpoch`` says whether the scan or the delegate changed (a delegate's `stopScan`
     /// mid-batch): the rest of the batch is then looked at again.
+    /// A batch goes in pieces of ``deliveryPiece``: the lock is held for one piece's peripherals at a time (an app's
+    /// `connect` from another thread waits for that, not for a whole turn of new peripherals), and between pieces the
+    /// events waiting for the delegate queue go first (``SerialBatcher/handOverOthersNow()``): a `didConnect` during
+    /// a flood waits for one piece of discoveries, not for the rest of the batch.
     func deliver(_ batch: [PreparedDiscovery]) {
         guard !batch.isEmpty else { return }
         let bytes = batch.reduce(0) { $0 + $1.bytes }
         discoveryBoundLock.withLock { discoveryBound.delivered(batch.count, bytes: bytes) }
         var start = 0
         while start < batch.count {
-            let rest = batch[start...]
-            let (epoch, delegate, resolved) = lock.run { (deliveryEpoch.load(ordering: .acquiring), storedDelegate, rest.map(resolve)) }
-            // The dictionaries built in this batch, by peripheral: one repeating itself within the batch reuses its own.
+            let rest = batch[start..<min(batch.count, start + Self.deliveryPiece)]
+            let (epoch, delegate, resolved, delivery) = lock.run {
+                (deliveryEpoch.load(ordering: .acquiring), storedDelegate, rest.map(resolve), self.delivery)
+            }
+            // The dictionaries built in this piece, by peripheral: one repeating itself within the piece reuses its own.
             var built: [ObjectIdentifier: (peripheral: CBPeripheral, report: AdvertisementReport, data: [String: Any])] = [:]
-            start = batch.count
+            start = rest.endIndex
             for (offset, discovery) in zip(rest.indices, rest) {
                 if offset > rest.startIndex, deliveryEpoch.load(ordering: .acquiring) != epoch {
                     start = offset
@@ -104,8 +110,12 @@ extension CBCentralManager {
             if !built.isEmpty {
                 lock.run { for last in built.values { last.peripheral.lastAdvertisement = (last.report, last.data) } }
             }
+            if start < batch.count { delivery?.handOverOthersNow() }
         }
     }
+
+    /// The discoveries of a batch delivered under one look at the lock, between two hand-overs of the events waiting.
+    static let deliveryPiece = 32
 
     /// The peripheral of `discovery` (lock held), nil when its scan stopped or was replaced since.
     private func resolve(_ discovery: PreparedDiscovery) -> Resolved? {

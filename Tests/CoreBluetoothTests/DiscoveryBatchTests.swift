@@ -20,6 +20,9 @@ private final class BatchDelegate: NSObject, CBCentralManagerDelegate, @unchecke
         }
         onDiscover?(central, count)
     }
+    func centralManager(_ central: CBCentralManager, didConnect peripheral: CBPeripheral) {
+        lock.withLock { names.append("connected") }
+    }
 }
 
 @Suite struct DiscoveryBatchTests {
@@ -61,6 +64,33 @@ private final class BatchDelegate: NSObject, CBCentralManagerDelegate, @unchecke
         Self.emitAsOneBatch(h)
         #expect(first.discovered == ["n0", "n1", "n2", "n3"])
         #expect(second.discovered == ["n4", "n5", "n6", "n7", "n8", "n9"])
+    }
+
+    @Test func aLinksEventDuringALongBatchWaitsForOnePieceOfItNotForTheRest() throws {
+        // A turn of the host's discoveries (256 new advertisers) reaches the delegate queue as one batch, and the
+        // link's connection comes while its first discovery is delivered (a connect during a flood): didConnect
+        // follows the piece at hand (32 discoveries), the rest of the batch follows it, in order. Before, it waited
+        // for all 256, each a new CBPeripheral.
+        let h = Harness()
+        let peripheral = try #require(h.discover())
+        h.manager.connect(peripheral)
+        h.flush()
+        let delegate = BatchDelegate()
+        h.manager.delegate = delegate
+        delegate.onDiscover = { _, count in
+            if count == 1 { h.backend.emit(.connected(Harness.peer, mtu: h.backend.linkMTU)) }
+        }
+        let batch = (0..<256).map { index in
+            AdvertisementReport(peer: PeerAddress(address: BluetoothAddress(value: 0xC100_0000_0000 + UInt64(index)), type: .random),
+                                rssi: -50, localName: "b\(index)", isConnectable: true)
+        }
+        h.backend.emit(.advertisements(batch))
+        h.flush()
+        let log = delegate.discovered
+        #expect(CBCentralManager.deliveryPiece == 32)
+        #expect(log.firstIndex(of: "connected") == 32, "after the first piece")
+        #expect(log.filter { $0 != "connected" } == (0..<256).map { "b\($0)" })
+        #expect(peripheral.state == .connected)
     }
 
     @Test func oneEventOfManyAdvertisementsIsDecidedAsTheyWouldBeOneByOne() {

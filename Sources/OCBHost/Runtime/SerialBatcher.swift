@@ -149,6 +149,23 @@ package final class SerialBatcher<Item>: @unchecked Sendable {
         queue.async { self.turn() }
     }
 
+    /// Hands over now, in order, the other items waiting (on `queue`, from a handler during a turn: a consumer's
+    /// `bulkHandler` between pieces of a long batch of discoveries), so a link's event posted meanwhile waits for
+    /// the piece at hand, not for the rest of the batch. The other items overtake the bulk ones anyway; this lets
+    /// them do so within a turn.
+    package func handOverOthersNow() {
+        lock.withLock {
+            guard !waiting.isEmpty else { return }
+            urgent.append(contentsOf: waiting)
+            waiting.removeAll(keepingCapacity: true)
+        }
+        while urgentNext < urgent.count {
+            let item = urgent[urgentNext]
+            urgentNext += 1
+            handler(item)
+        }
+    }
+
     /// Hands over up to ``turnLimit`` of the other items waiting, then bulk ones up to a weight of ``turnLimit`` (one
     /// heavier item alone), then schedules
     /// the next turn if more wait (unless `rescheduling` is false: the caller runs it); true when more wait.
