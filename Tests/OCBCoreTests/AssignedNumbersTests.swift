@@ -21,6 +21,11 @@ import Testing
         #expect(AssignedNumbers.companyName(0x004C) == "Apple, Inc.")
         #expect(AssignedNumbers.companyName(0x0006) == "Microsoft")
         #expect(AssignedNumbers.companyName(0x0059) == "Nordic Semiconductor ASA")
+        // The table's first and last entries, and one past the last assigned (keys are parsed as numbers).
+        #expect(AssignedNumbers.companyName(0x0000) == "Ericsson AB")
+        #expect(AssignedNumbers.companyName(0x0D53) == "Luxottica Group S.p.A")
+        #expect(AssignedNumbers.companyName(0xFFFF)?.hasPrefix("Bluetooth SIG Specification Reserved Default Vendor ID") == true)
+        #expect(AssignedNumbers.companyName(0x0D54) == nil)
     }
 
     @Test func appearanceNames() {

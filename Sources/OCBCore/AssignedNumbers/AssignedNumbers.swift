@@ -20,21 +20,20 @@ public enum AssignedNumbers {
     /// The company that owns a company identifier (as in Manufacturer Specific Data), e.g. 0x004C → "Apple, Inc.";
     /// nil when unassigned. Source: Assigned Numbers §7.
     public static func companyName(_ id: UInt16) -> String? {
-        companyNames[Hex.uppercase(id, digits: 4)]
+        companyNames[id]
     }
 
     /// The name of an appearance value (16 bits: category in bits 15-6, subcategory in bits 5-0),
     /// "Heart Rate Sensor: Heart Rate Belt" style; the category name alone for the generic subcategory 0 or a
     /// subcategory the tables do not list; nil for an unknown category. Source: Assigned Numbers §2.6.
     public static func appearanceName(_ value: UInt16) -> String? {
-        if let name = appearanceNames[Hex.uppercase(value, digits: 4)] { return name }
-        return appearanceNames[Hex.uppercase(value & 0xFFC0, digits: 4)]
+        appearanceNames[value] ?? appearanceNames[value & 0xFFC0]
     }
 
     /// The name of an AD type (the type byte of an AD structure), e.g. 0x09 → "Complete Local Name";
     /// nil when unassigned. Source: Assigned Numbers §2.3.
     public static func adTypeName(_ type: UInt8) -> String? {
-        adTypeNames[Hex.uppercase(type, digits: 2)]
+        adTypeNames[UInt16(type)]
     }
 
     /// The URI scheme name string for a code point of the URI AD type, e.g. 0x0016 → "http:", 0x0017 → "https:",
@@ -57,9 +56,9 @@ public enum AssignedNumbers {
         return result
     }()
     static let uuidNames = parse(uuidNameTable)
-    static let companyNames = parse(companyNameTable)
-    static let appearanceNames = parse(appearanceNameTable)
-    static let adTypeNames = parse(adTypeNameTable)
+    static let companyNames = parseNumbered(companyNameTable)
+    static let appearanceNames = parseNumbered(appearanceNameTable)
+    static let adTypeNames = parseNumbered(adTypeNameTable)
 
     /// Parses "KEY\tName" lines into a dictionary; a line without a tab is ignored.
     static func parse(_ table: String) -> [String: String] {
@@ -67,6 +66,16 @@ public enum AssignedNumbers {
         for line in table.split(separator: "\n") {
             guard let tab = line.firstIndex(of: "\t") else { continue }
             result[String(line[..<tab])] = String(line[line.index(after: tab)...])
+        }
+        return result
+    }
+
+    /// Parses "HEX\tName" lines into a dictionary keyed by the number (a look-up per advertisement hashes one
+    /// integer, not a formatted string); a line without a tab or a hex key of at most 16 bits is ignored.
+    static func parseNumbered(_ table: String) -> [UInt16: String] {
+        var result: [UInt16: String] = [:]
+        for (key, name) in parse(table) {
+            if let number = UInt16(key, radix: 16) { result[number] = name }
         }
         return result
     }
