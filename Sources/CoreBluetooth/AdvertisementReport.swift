@@ -1,4 +1,5 @@
 // One advertisement as the facade needs it: who, the RSSI, and the parsed content shared between copies.
+import Foundation
 package import OCBAdvertising
 package import OCBCore
 package import OCBHost
@@ -21,7 +22,8 @@ package struct AdvertisementReport: Sendable, Equatable {
     /// ``Storage/hasSameContent(as:)`` too).
     private struct Content: Equatable, Sendable {
         var localName: String? = nil
-        var manufacturerData: OCBAdvertising.ManufacturerData? = nil
+        /// Manufacturer Specific Data as iOS gives it: the Company Identifier (2 octets, little-endian), then the bytes.
+        var manufacturerData: Data? = nil
         var serviceData: [BluetoothUUID: [UInt8]] = [:]
         var serviceUUIDs: [BluetoothUUID] = []
         var overflowServiceUUIDs: [BluetoothUUID] = []
@@ -60,10 +62,29 @@ package struct AdvertisementReport: Sendable, Equatable {
         set { update { $0.localName = newValue } }
     }
     /// Manufacturer Specific Data (0xFF): company identifier (Assigned Numbers) and the bytes after it; the
-    /// Advertising layer's type (one type across the layers).
+    /// Advertising layer's type (one type across the layers), made from ``manufacturerDataBytes``.
     package var manufacturerData: OCBAdvertising.ManufacturerData? {
+        get {
+            storage.content.manufacturerData.flatMap { bytes in
+                bytes.count >= 2 ? ManufacturerData(companyID: UInt16(bytes[bytes.startIndex]) | UInt16(bytes[bytes.startIndex + 1]) << 8,
+                                                    payload: Array(bytes.dropFirst(2))) : nil
+            }
+        }
+        set { update { $0.manufacturerData = newValue.map(Self.bytes) } }
+    }
+    /// Manufacturer Specific Data (0xFF) as `CBAdvertisementDataManufacturerDataKey` holds it on iOS: the Company
+    /// Identifier (2 octets, little-endian, Core Supplement v11 Part A §1.4), then the manufacturer's bytes; the
+    /// advertisementData dictionaries share it.
+    package var manufacturerDataBytes: Data? {
         get { storage.content.manufacturerData }
         set { update { $0.manufacturerData = newValue } }
+    }
+
+    /// `manufacturer` as iOS gives it: the Company Identifier little-endian, then the payload.
+    private static func bytes(_ manufacturer: OCBAdvertising.ManufacturerData) -> Data {
+        var bytes = Data([UInt8(truncatingIfNeeded: manufacturer.companyID), UInt8(truncatingIfNeeded: manufacturer.companyID >> 8)])
+        bytes.append(contentsOf: manufacturer.payload)
+        return bytes
     }
     /// Service Data (0x16/0x20/0x21), by service UUID.
     package var serviceData: [BluetoothUUID: [UInt8]] {
@@ -115,7 +136,7 @@ package struct AdvertisementReport: Sendable, Equatable {
                 solicitedServiceUUIDs: [BluetoothUUID] = []) {
         self.peer = peer
         self.rssi = rssi
-        storage = Storage(Content(localName: localName, manufacturerData: manufacturerData, serviceData: serviceData,
+        storage = Storage(Content(localName: localName, manufacturerData: manufacturerData.map(Self.bytes), serviceData: serviceData,
                                   serviceUUIDs: serviceUUIDs, overflowServiceUUIDs: overflowServiceUUIDs,
                                   txPowerLevel: txPowerLevel, isConnectable: isConnectable,
                                   solicitedServiceUUIDs: solicitedServiceUUIDs))
@@ -129,7 +150,7 @@ package struct AdvertisementReport: Sendable, Equatable {
         let content = storage.content
         var bytes = 160
         if let name = content.localName { bytes += 32 + name.utf8.count }
-        if let manufacturer = content.manufacturerData { bytes += 32 + manufacturer.payload.count }
+        if let manufacturer = content.manufacturerData { bytes += 32 + manufacturer.count }
         for (_, data) in content.serviceData { bytes += 80 + data.count }
         let uuids = content.serviceUUIDs.count + content.overflowServiceUUIDs.count + content.solicitedServiceUUIDs.count
         if uuids > 0 { bytes += 96 + 24 * uuids }

@@ -82,7 +82,8 @@ extension CBCentralManager {
                 (deliveryEpoch.load(ordering: .acquiring), storedDelegate, rest.map(resolve), self.delivery)
             }
             // The dictionaries built in this piece, by peripheral: one repeating itself within the piece reuses its own.
-            var built: [ObjectIdentifier: (peripheral: CBPeripheral, report: AdvertisementReport, data: [String: Any])] = [:]
+            var built = [ObjectIdentifier: (peripheral: CBPeripheral, report: AdvertisementReport, data: [String: Any])](
+                minimumCapacity: rest.count)
             start = rest.endIndex
             for (offset, discovery) in zip(rest.indices, rest) {
                 if offset > rest.startIndex, deliveryEpoch.load(ordering: .acquiring) != epoch {
@@ -105,7 +106,7 @@ extension CBCentralManager {
                 // RSSI 127 is "not available" (Core v5.4 Vol 4 Part E §7.7.65.2), and iOS passes it on as 127: a report
                 // without one is still a discovery (a kernel or controller that gives none must not hide every device).
                 delegate?.centralManager(self, didDiscover: found.peripheral, advertisementData: advertisementData,
-                                         rssi: Self.rssiNumber(report.rssi ?? 127))
+                                         rssi: Self.dBmNumber(report.rssi ?? 127))
             }
             if !built.isEmpty {
                 lock.run { for last in built.values { last.peripheral.lastAdvertisement = (last.report, last.data) } }
@@ -142,14 +143,15 @@ extension CBCentralManager {
         return Resolved(peripheral: peripheral, renamed: renamed, reused: reused)
     }
 
-    /// The `RSSI` NSNumber of a discovery: one shared object per value from −128 to 127 dBm (what an HCI report can
-    /// carry, Core v5.4 Vol 4 Part E §7.7.65.2; 127 is "not available"), made once, so the delegate queue allocates
-    /// none per discovery; any other value gets a new one.
-    static func rssiNumber(_ rssi: Int) -> NSNumber {
-        let index = rssi &+ 128
-        return rssiNumbers.indices.contains(index) ? rssiNumbers[index] : NSNumber(value: rssi)
+    /// The NSNumber of a level in dBm (a discovery's `RSSI`, its TX power): one shared object per value from −128 to
+    /// 127 dBm (what an HCI report's RSSI and a TX Power Level AD structure can carry, Core v5.4 Vol 4 Part E
+    /// §7.7.65.2, Core Supplement v11 Part A §1.5; RSSI 127 is "not available"), made once, so the delegate queue
+    /// allocates none per discovery; any other value gets a new one.
+    static func dBmNumber(_ level: Int) -> NSNumber {
+        let index = level &+ 128
+        return dBmNumbers.indices.contains(index) ? dBmNumbers[index] : NSNumber(value: level)
     }
-    nonisolated(unsafe) private static let rssiNumbers: [NSNumber] = (-128...127).map { NSNumber(value: $0) }
+    nonisolated(unsafe) private static let dBmNumbers: [NSNumber] = (-128...127).map { NSNumber(value: $0) }
 
     /// The NSNumbers of `true` and `false` every advertisementData shares (immutable, so safe on any thread).
     nonisolated(unsafe) private static let trueNumber = NSNumber(value: true)
@@ -164,37 +166,38 @@ extension CBCentralManager {
     }
 
     /// The advertisementData dictionary with Apple's keys and value types. Built once per new advertisement (with
-    /// AllowDuplicates, once per report whose data changed): room for its usual entries is made up front, the
-    /// booleans are two shared NSNumbers, and the manufacturer data is written straight into a `Data` of its size.
+    /// AllowDuplicates, once per report whose data changed) as a copy of the template of its set of keys
+    /// (``AdvertisementDataTemplate``: no key hashed, no storage grown), the values written in place; the booleans and
+    /// the TX power are shared NSNumbers, and the manufacturer data is the report's own `Data`.
     static func advertisementData(_ report: AdvertisementReport) -> [String: Any] {
-        var data = [String: Any](minimumCapacity: 6)
-        data[CBAdvertisementDataIsConnectable] = report.isConnectable ? trueNumber : falseNumber
-        if report.isTruncated { data[CBAdvertisementDataIsTruncatedKey] = trueNumber }
-        if let name = report.localName { data[CBAdvertisementDataLocalNameKey] = name }
-        if let manufacturer = report.manufacturerData {
-            // Company Identifier little-endian first, then the manufacturer's bytes, as iOS gives it: written into a
-            // Data of the final size (held inline up to 14 bytes), with no intermediate array.
-            var bytes = Data(count: 2 + manufacturer.payload.count)
-            bytes.withUnsafeMutableBytes { raw in
-                raw[0] = UInt8(truncatingIfNeeded: manufacturer.companyID)
-                raw[1] = UInt8(truncatingIfNeeded: manufacturer.companyID >> 8)
-                manufacturer.payload.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: raw[2...]).copyMemory(from: $0) }
-            }
-            data[CBAdvertisementDataManufacturerDataKey] = bytes
+        typealias Key = AdvertisementDataTemplate.Key
+        let manufacturer = report.manufacturerDataBytes
+        let serviceData = report.serviceData, serviceUUIDs = report.serviceUUIDs
+        let overflow = report.overflowServiceUUIDs, solicited = report.solicitedServiceUUIDs
+        var keys = Key.isConnectable.bit
+        if report.isTruncated { keys |= Key.isTruncated.bit }
+        if report.localName != nil { keys |= Key.localName.bit }
+        if manufacturer != nil { keys |= Key.manufacturerData.bit }
+        if !serviceData.isEmpty { keys |= Key.serviceData.bit }
+        if !serviceUUIDs.isEmpty { keys |= Key.serviceUUIDs.bit }
+        if !overflow.isEmpty { keys |= Key.overflowServiceUUIDs.bit }
+        if report.txPowerLevel != nil { keys |= Key.txPowerLevel.bit }
+        if !solicited.isEmpty { keys |= Key.solicitedServiceUUIDs.bit }
+        let template = AdvertisementDataTemplate.template(keys: keys)
+        var data = template.dictionary
+        template.set(.isConnectable, report.isConnectable ? trueNumber : falseNumber, in: &data)
+        if report.isTruncated { template.set(.isTruncated, trueNumber, in: &data) }
+        if let name = report.localName { template.set(.localName, name, in: &data) }
+        if let manufacturer { template.set(.manufacturerData, manufacturer, in: &data) }
+        if !serviceData.isEmpty {
+            var byService = [CBUUID: Data](minimumCapacity: serviceData.count)
+            for (uuid, bytes) in serviceData { byService[CBUUID(bluetoothUUID: uuid)] = Data(bytes) }
+            template.set(.serviceData, byService, in: &data)
         }
-        if !report.serviceData.isEmpty {
-            var serviceData: [CBUUID: Data] = [:]
-            for (uuid, bytes) in report.serviceData { serviceData[CBUUID(bluetoothUUID: uuid)] = Data(bytes) }
-            data[CBAdvertisementDataServiceDataKey] = serviceData
-        }
-        if !report.serviceUUIDs.isEmpty { data[CBAdvertisementDataServiceUUIDsKey] = report.serviceUUIDs.map(CBUUID.init(bluetoothUUID:)) }
-        if !report.overflowServiceUUIDs.isEmpty {
-            data[CBAdvertisementDataOverflowServiceUUIDsKey] = report.overflowServiceUUIDs.map(CBUUID.init(bluetoothUUID:))
-        }
-        if let power = report.txPowerLevel { data[CBAdvertisementDataTxPowerLevelKey] = NSNumber(value: power) }
-        if !report.solicitedServiceUUIDs.isEmpty {
-            data[CBAdvertisementDataSolicitedServiceUUIDsKey] = report.solicitedServiceUUIDs.map(CBUUID.init(bluetoothUUID:))
-        }
+        if !serviceUUIDs.isEmpty { template.set(.serviceUUIDs, serviceUUIDs.map(CBUUID.init(bluetoothUUID:)), in: &data) }
+        if !overflow.isEmpty { template.set(.overflowServiceUUIDs, overflow.map(CBUUID.init(bluetoothUUID:)), in: &data) }
+        if let power = report.txPowerLevel { template.set(.txPowerLevel, dBmNumber(power), in: &data) }
+        if !solicited.isEmpty { template.set(.solicitedServiceUUIDs, solicited.map(CBUUID.init(bluetoothUUID:)), in: &data) }
         return data
     }
 }

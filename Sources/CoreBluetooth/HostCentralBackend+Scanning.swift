@@ -1,4 +1,5 @@
 // Scanning over the host: ScanParameters to ScanOptions, and a host discovery to the facade's AdvertisementReport.
+import Foundation
 internal import OCBAdvertising
 internal import OCBCore
 internal import OCBHost
@@ -76,9 +77,11 @@ extension HostCentralBackend {
     }
 
     /// ``report(_:)`` of `device`, reusing the last one parsed for its advertiser when the data, the scan response,
-    /// connectability and truncation are the same (only the RSSI is taken anew). Anonymous advertisers are not kept.
+    /// connectability and truncation are the same (only the RSSI is taken anew). An advertiser's entry is one object
+    /// changed in place when its data changes (no allocation, no second lookup). Anonymous advertisers are not kept.
     func report(for device: DiscoveredDevice) -> AdvertisementReport {
-        if let last = parsedReports[device.peer], last.device.advertisingData == device.advertisingData,
+        let last = parsedReports[device.peer]
+        if let last, last.device.advertisingData == device.advertisingData,
            last.device.scanResponseData == device.scanResponseData, last.device.isConnectable == device.isConnectable,
            last.device.isTruncated == device.isTruncated {
             var report = last.report
@@ -86,55 +89,67 @@ extension HostCentralBackend {
             return report
         }
         let report = Self.report(device)
-        if device.peer.type != .other(0xFF) { parsedReports.set(device.peer, ParsedReport(device, report)) }
-        return report
-    }
-
-    /// The facade's view of a discovery: advertising data and scan response parsed leniently (malformed structures
-    /// dropped, Core Supplement v11 Part A) and merged by ``Advertising/MergedAdvertisement``'s rules; manufacturer
-    /// data is the first Manufacturer Specific Data structure (company identifier, then its bytes); TX power is the
-    /// TX Power Level AD structure (0x0A), not the extended report's field; RSSI nil when the controller gave 127.
-    /// Overflow service UUIDs (Apple's hashed bitmap) cannot be decoded back to UUIDs: always empty.
-    ///
-    /// Advertising data without a scan response and without lists or maps to build (no service UUIDs, solicited
-    /// UUIDs or service data: a beacon's, a sensor's manufacturer data) is read in place in one pass
-    /// (``Advertising/AdvertisingDataView/fields()``, which agrees with the full parse), with no array per structure;
-    /// any other goes through the full parse.
-    static func report(_ device: DiscoveredDevice) -> AdvertisementReport {
-        if device.scanResponseData == nil, let report = inPlaceReport(device) { return report }
-        return parsedReport(device)
-    }
-
-    /// ``report(_:)`` through the full parse (``Advertising/AdvertisingData``, ``Advertising/MergedAdvertisement``).
-    static func parsedReport(_ device: DiscoveredDevice) -> AdvertisementReport {
-        let merged = MergedAdvertisement(advertisingData: AdvertisingData(bytes: device.advertisingData),
-                                         scanResponse: device.scanResponseData.map { AdvertisingData(bytes: $0) })
-        let manufacturer = merged.manufacturerData.first
-        var report = AdvertisementReport(peer: device.peer, rssi: device.rssi.map(Int.init), localName: merged.localName,
-                                         manufacturerData: manufacturer, serviceData: merged.serviceData,
-                                         serviceUUIDs: merged.serviceUUIDs, txPowerLevel: merged.txPowerLevel.map(Int.init),
-                                         isConnectable: device.isConnectable, solicitedServiceUUIDs: merged.solicitedServiceUUIDs)
-        report.hasScanResponse = device.scanResponseData != nil
-        report.isTruncated = device.isTruncated
-        return report
-    }
-
-    /// ``report(_:)`` of advertising data read in place, or nil when it holds a list or map of its own (service
-    /// UUIDs, solicited UUIDs, service data) for the full parse to build.
-    static func inPlaceReport(_ device: DiscoveredDevice) -> AdvertisementReport? {
-        let view = AdvertisingDataView(device.advertisingData)
-        let fields = view.fields()
-        guard fields.serviceUUIDCount == 0, fields.solicitedServiceUUIDCount == 0, fields.serviceDataCount == 0 else { return nil }
-        let bytes = view.bytes
-        // Company Identifier (2 octets, little-endian), then the manufacturer's data (Core Supplement v11 Part A §1.4).
-        let manufacturer = fields.manufacturerData.map { range in
-            ManufacturerData(companyID: UInt16(bytes[range.lowerBound]) | UInt16(bytes[range.lowerBound + 1]) << 8,
-                             payload: Array(bytes[(range.lowerBound + 2)..<range.upperBound]))
+        if let last {
+            last.device = device
+            last.report = report
+        } else if device.peer.type != .other(0xFF) {
+            parsedReports.set(device.peer, ParsedReport(device, report))
         }
-        var report = AdvertisementReport(peer: device.peer, rssi: device.rssi.map(Int.init), localName: fields.localName.map(view.string),
-                                         manufacturerData: manufacturer, txPowerLevel: fields.txPowerLevel.map(Int.init),
+        return report
+    }
+
+    /// The facade's view of a discovery: advertising data and scan response read leniently (malformed structures
+    /// skipped, Core Supplement v11 Part A) and merged by ``Advertising/MergedAdvertisement``'s rules: lists united in
+    /// order, advertising data first; a Complete Local Name before a Shortened one, the scan response's between two
+    /// of a kind; service data, manufacturer data and TX power from the advertising data first. Manufacturer data is
+    /// the first Manufacturer Specific Data structure (company identifier, then its bytes); TX power is the TX Power
+    /// Level AD structure (0x0A), not the extended report's field; RSSI nil when the controller gave 127. Overflow
+    /// service UUIDs (Apple's hashed bitmap) cannot be decoded back to UUIDs: always empty.
+    ///
+    /// Both payloads are read in place (``Advertising/AdvertisingDataView``: one pass for the fields, no array per
+    /// structure); a list or map is built only when the data has one. Tests check it against the full parse and
+    /// ``Advertising/MergedAdvertisement`` on every captured payload and mutations of each.
+    static func report(_ device: DiscoveredDevice) -> AdvertisementReport {
+        let advertising = AdvertisingDataView(device.advertisingData)
+        let fields = advertising.fields()
+        let response = device.scanResponseData.map(AdvertisingDataView.init)
+        let answer = response?.fields()
+        let localName: String?
+        if let response, let answer, let name = answer.localName, answer.isLocalNameComplete || !fields.isLocalNameComplete {
+            localName = response.string(name)
+        } else {
+            localName = fields.localName.map(advertising.string)
+        }
+        var report = AdvertisementReport(peer: device.peer, rssi: device.rssi.map(Int.init), localName: localName,
+                                         txPowerLevel: (fields.txPowerLevel ?? answer?.txPowerLevel).map(Int.init),
                                          isConnectable: device.isConnectable)
+        // The first Manufacturer Specific Data's AD Data, Company Identifier first, as iOS gives it: one copy.
+        if let range = fields.manufacturerData {
+            report.manufacturerDataBytes = Data(advertising.bytes[range])
+        } else if let response, let range = answer?.manufacturerData {
+            report.manufacturerDataBytes = Data(response.bytes[range])
+        }
+        if fields.serviceUUIDCount > 0 || answer?.serviceUUIDCount ?? 0 > 0 {
+            report.serviceUUIDs = Self.united(advertising.serviceUUIDs, response?.serviceUUIDs)
+        }
+        if fields.solicitedServiceUUIDCount > 0 || answer?.solicitedServiceUUIDCount ?? 0 > 0 {
+            report.solicitedServiceUUIDs = Self.united(advertising.solicitedServiceUUIDs, response?.solicitedServiceUUIDs)
+        }
+        if fields.serviceDataCount > 0 || answer?.serviceDataCount ?? 0 > 0 {
+            var serviceData = advertising.serviceData
+            if let response { serviceData.merge(response.serviceData) { first, _ in first } }
+            report.serviceData = serviceData
+        }
+        report.hasScanResponse = response != nil
         report.isTruncated = device.isTruncated
         return report
+    }
+
+    /// `first`, then those of `second` it does not hold, in order.
+    private static func united(_ first: [BluetoothUUID], _ second: [BluetoothUUID]?) -> [BluetoothUUID] {
+        guard let second, !second.isEmpty else { return first }
+        var result = first
+        for uuid in second where !result.contains(uuid) { result.append(uuid) }
+        return result
     }
 }

@@ -60,10 +60,11 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
     var parsedReports = RecentlySeen<PeerAddress, ParsedReport>(capacity: 1_024)
 
     /// One entry of ``parsedReports``: a discovery and the report parsed from it, one reference (a lookup retains
-    /// one object, not the discovery's arrays and the report's content one by one).
+    /// one object, not the discovery's arrays and the report's content one by one), changed in place when the
+    /// advertiser's data changes (on the backend's queue only).
     final class ParsedReport {
-        let device: DiscoveredDevice
-        let report: AdvertisementReport
+        var device: DiscoveredDevice
+        var report: AdvertisementReport
         init(_ device: DiscoveredDevice, _ report: AdvertisementReport) {
             self.device = device
             self.report = report

@@ -192,8 +192,9 @@ struct FuzzTarget: Sendable {
         }
     }
 
-    /// AdvertisingDataView (Vol 3 Part C §11): its one-pass fields agree with the full parse's accessors, and every
-    /// range it gives lies inside the bytes.
+    /// AdvertisingDataView (Vol 3 Part C §11): its one-pass fields and its lists and maps (service UUIDs, solicited
+    /// UUIDs, service data, the first manufacturer data) agree with the full parse's accessors, and every range it
+    /// gives lies inside the bytes.
     static func advertisingView(_ bytes: [UInt8]) {
         let view = AdvertisingDataView(bytes)
         let fields = view.fields()
@@ -201,6 +202,9 @@ struct FuzzTarget: Sendable {
         let parsed = AdvertisingData(bytes: bytes)
         check(fields.localName.map(view.string) == parsed.localName, "the view's name is not the parse's")
         check(view.serviceUUIDs == parsed.serviceUUIDs, "the view's service UUIDs are not the parse's")
+        check(view.solicitedServiceUUIDs == parsed.solicitedServiceUUIDs, "the view's solicited UUIDs are not the parse's")
+        check(view.serviceData == parsed.serviceData, "the view's service data is not the parse's")
+        check(view.manufacturerData(fields) == parsed.manufacturerData.first, "the view's manufacturer data is not the parse's")
         check(fields.txPowerLevel == parsed.txPowerLevel, "the view's TX power is not the parse's")
         check(fields.flags == parsed.flags?.rawValue, "the view's flags are not the parse's")
         check(fields.isLocalNameComplete == parsed.isLocalNameComplete, "the view's name completeness is not the parse's")

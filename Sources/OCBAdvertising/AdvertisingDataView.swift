@@ -114,30 +114,98 @@ public struct AdvertisingDataView: Sequence, Sendable {
     }
 
     /// The service UUIDs of every list (0x02-0x07; the whole ones of a list cut short), in order, without repeats:
-    /// what ``AdvertisingData/serviceUUIDs`` gives.
+    /// what ``AdvertisingData/serviceUUIDs`` gives. Built without an array per UUID.
     public var serviceUUIDs: [BluetoothUUID] {
-        var uuids: [BluetoothUUID] = []
+        uuids { type in
+            switch type {
+            case 0x02, 0x03: 2
+            case 0x04, 0x05: 4
+            case 0x06, 0x07: 16
+            default: nil
+            }
+        }
+    }
+
+    /// The solicited service UUIDs of every list (0x14 16-bit, 0x1F 32-bit, 0x15 128-bit; the whole ones of a list cut
+    /// short), in order, without repeats: what ``AdvertisingData/solicitedServiceUUIDs`` gives.
+    public var solicitedServiceUUIDs: [BluetoothUUID] {
+        uuids { type in
+            switch type {
+            case 0x14: 2
+            case 0x1F: 4
+            case 0x15: 16
+            default: nil
+            }
+        }
+    }
+
+    /// Service Data by service UUID (0x16 16-bit, 0x20 32-bit, 0x21 128-bit UUID first, then the data; a structure
+    /// shorter than its UUID is skipped), the first structure winning for a UUID that comes again: what
+    /// ``AdvertisingData/serviceData`` gives.
+    public var serviceData: [BluetoothUUID: [UInt8]] {
+        var result: [BluetoothUUID: [UInt8]] = [:]
         for structure in self {
             let width: Int
             switch structure.type {
-            case 0x02, 0x03: width = 2
-            case 0x04, 0x05: width = 4
-            case 0x06, 0x07: width = 16
+            case 0x16: width = 2
+            case 0x20: width = 4
+            case 0x21: width = 16
             default: continue
             }
+            let value = structure.value
+            guard value.count >= width else { continue }
+            let uuid = uuid(at: value.lowerBound, width: width)
+            if result[uuid] == nil { result[uuid] = Array(bytes[(value.lowerBound + width)..<value.upperBound]) }
+        }
+        return result
+    }
+
+    /// The first Manufacturer Specific Data (0xFF, at least the 2-octet Company Identifier, little-endian): what
+    /// ``AdvertisingData/manufacturerData``'s first gives, nil when none.
+    public func manufacturerData(_ fields: Fields) -> ManufacturerData? {
+        guard let range = fields.manufacturerData, range.count >= 2 else { return nil }
+        return ManufacturerData(companyID: UInt16(bytes[range.lowerBound]) | UInt16(bytes[range.lowerBound + 1]) << 8,
+                                payload: Array(bytes[(range.lowerBound + 2)..<range.upperBound]))
+    }
+
+    /// The UUIDs of the lists whose AD type `width` gives a width for (2, 4 or 16), whole ones only, in order,
+    /// without repeats.
+    private func uuids(width: (UInt8) -> Int?) -> [BluetoothUUID] {
+        var uuids: [BluetoothUUID] = []
+        for structure in self {
+            guard let width = width(structure.type) else { continue }
             var start = structure.value.lowerBound
             while start + width <= structure.value.upperBound {
-                if let uuid = BluetoothUUID(littleEndianBytes: Array(bytes[start..<(start + width)])), !uuids.contains(uuid) {
-                    uuids.append(uuid)
-                }
+                let uuid = uuid(at: start, width: width)
+                if !uuids.contains(uuid) { uuids.append(uuid) }
                 start += width
             }
         }
         return uuids
     }
 
+    /// The UUID of `width` (2, 4 or 16) octets at `start`, little-endian on the wire (Vol 3 Part B §2.5.1); the
+    /// caller has checked that they lie within ``bytes``.
+    private func uuid(at start: Int, width: Int) -> BluetoothUUID {
+        switch width {
+        case 2: return BluetoothUUID(UInt16(bytes[start]) | UInt16(bytes[start + 1]) << 8)
+        case 4:
+            return BluetoothUUID(uuid32: UInt32(bytes[start]) | UInt32(bytes[start + 1]) << 8
+                                     | UInt32(bytes[start + 2]) << 16 | UInt32(bytes[start + 3]) << 24)
+        default:
+            // 16 octets, least significant first: the low half is the first eight.
+            var high: UInt64 = 0
+            var low: UInt64 = 0
+            for index in 0..<8 { low |= UInt64(bytes[start + index]) << (8 * index) }
+            for index in 0..<8 { high |= UInt64(bytes[start + 8 + index]) << (8 * index) }
+            return BluetoothUUID(high: high, low: low)
+        }
+    }
+
     /// The UTF-8 text of ``Fields/localName`` without trailing NUL padding (as ``AdvertisedName/string``).
     public func string(_ range: Range<Int>) -> String {
-        AdvertisedName(bytes: Array(bytes[range])).string
+        var end = range.upperBound
+        while end > range.lowerBound, bytes[end - 1] == 0 { end -= 1 }
+        return String(decoding: bytes[range.lowerBound..<end], as: UTF8.self)
     }
 }

@@ -303,10 +303,10 @@ import Testing
 /// didDiscover's RSSI: the value in dBm as an NSNumber, one shared object per value an HCI report can carry (−128 to
 /// 127, 127 "not available", Core v5.4 Vol 4 Part E §7.7.65.2), a new one outside that range.
 @Test func theRSSINumberIsTheValueAndSharedWithinTheHCIRange() {
-    #expect(CBCentralManager.rssiNumber(-60).intValue == -60)
-    #expect(CBCentralManager.rssiNumber(-60) === CBCentralManager.rssiNumber(-60))
-    #expect(CBCentralManager.rssiNumber(127).intValue == 127 && CBCentralManager.rssiNumber(-128).intValue == -128)
-    #expect(CBCentralManager.rssiNumber(500).intValue == 500)
+    #expect(CBCentralManager.dBmNumber(-60).intValue == -60)
+    #expect(CBCentralManager.dBmNumber(-60) === CBCentralManager.dBmNumber(-60))
+    #expect(CBCentralManager.dBmNumber(127).intValue == 127 && CBCentralManager.dBmNumber(-128).intValue == -128)
+    #expect(CBCentralManager.dBmNumber(500).intValue == 500)
     let h = Harness()
     h.manager.scanForPeripherals(withServices: nil, options: nil)
     h.flush()

@@ -1,5 +1,6 @@
 // HostCentralBackend's pure mappings: scan options, discoveries to advertisement reports, GATT and host errors.
 import OCBATT
+import OCBAdvertising
 import OCBCore
 @testable import CoreBluetooth
 import Foundation
@@ -40,34 +41,63 @@ import Testing
     let advertisementData = CBCentralManager.advertisementData(report)
     #expect((advertisementData[CBAdvertisementDataManufacturerDataKey] as? Data).map { [UInt8]($0) } == [0xFF, 0xFF, 0x0C, 0xB2, 0x02, 0xB0],
             "company identifier 0xFFFF little-endian first, as iOS gives it")
+    // Apple's keys and value types, and nothing else: no truncation, overflow or solicitation to report.
+    #expect(Set(advertisementData.keys) == [CBAdvertisementDataLocalNameKey, CBAdvertisementDataManufacturerDataKey,
+                                            CBAdvertisementDataServiceDataKey, CBAdvertisementDataServiceUUIDsKey,
+                                            CBAdvertisementDataTxPowerLevelKey, CBAdvertisementDataIsConnectable])
+    #expect(advertisementData[CBAdvertisementDataLocalNameKey] as? String == "OCB Bravo")
+    #expect((advertisementData[CBAdvertisementDataServiceUUIDsKey] as? [CBUUID])?.map(\.uuidString)
+            == ["0CB20001-7E57-4C0D-A9E5-0123456789AB", "180A", "180F"])
+    #expect((advertisementData[CBAdvertisementDataServiceDataKey] as? [CBUUID: Data]) == [CBUUID(string: "180A"): Data([0x01, 0x02])])
+    #expect((advertisementData[CBAdvertisementDataTxPowerLevelKey] as? NSNumber)?.intValue == 0)
+    #expect((advertisementData[CBAdvertisementDataIsConnectable] as? NSNumber)?.boolValue == true)
 }
 
-/// Advertising data read in place (no scan response, no lists or maps) gives the report the full parse gives: on
-/// every payload of the fixture captures and mutations of each, and on a beacon's manufacturer data with a name
-/// padded with NULs (stripped, as BlueZ does) and a TX Power Level.
+/// The report as the full parse gives it (``AdvertisingData``'s lenient structures, ``MergedAdvertisement``'s rules):
+/// the reference the backend's in-place reading is checked against.
+private func fullParseReport(_ device: DiscoveredDevice) -> AdvertisementReport {
+    let merged = MergedAdvertisement(advertisingData: AdvertisingData(bytes: device.advertisingData),
+                                     scanResponse: device.scanResponseData.map { AdvertisingData(bytes: $0) })
+    var report = AdvertisementReport(peer: device.peer, rssi: device.rssi.map(Int.init), localName: merged.localName,
+                                     manufacturerData: merged.manufacturerData.first, serviceData: merged.serviceData,
+                                     serviceUUIDs: merged.serviceUUIDs, txPowerLevel: merged.txPowerLevel.map(Int.init),
+                                     isConnectable: device.isConnectable, solicitedServiceUUIDs: merged.solicitedServiceUUIDs)
+    report.hasScanResponse = device.scanResponseData != nil
+    report.isTruncated = device.isTruncated
+    return report
+}
+
+/// Advertising data and scan responses read in place give the report the full parse gives: on every payload of the
+/// fixture captures and mutations of each, alone and paired with another as its scan response (both orders of the
+/// merge rules: names, lists, service data, manufacturer data, TX power), and on a beacon's manufacturer data with a
+/// name padded with NULs (stripped, as BlueZ does) and a TX Power Level.
 @Test func theInPlaceReportIsTheFullParsesOnEveryCapturedPayload() throws {
     let peer = PeerAddress(address: try #require(BluetoothAddress("C1:B0:00:00:00:02")), type: .random)
     // Flags 0x06; Manufacturer Specific Data, company 0x004C, 02 15; Complete Local Name "Tag" and two NULs;
     // TX Power Level −8 dBm (Core Supplement v11 Part A §1.2-§1.5).
     let beacon: [UInt8] = [0x02, 0x01, 0x06, 0x05, 0xFF, 0x4C, 0x00, 0x02, 0x15, 0x06, 0x09, 0x54, 0x61, 0x67, 0x00, 0x00, 0x02, 0x0A, 0xF8]
-    let tag = try #require(HostCentralBackend.inPlaceReport(DiscoveredDevice(peer: peer, rssi: -60, isConnectable: false,
-                                                                             advertisingData: beacon, scanResponseData: nil)))
+    let tag = HostCentralBackend.report(DiscoveredDevice(peer: peer, rssi: -60, isConnectable: false,
+                                                         advertisingData: beacon, scanResponseData: nil))
     #expect(tag.localName == "Tag" && tag.txPowerLevel == -8 && tag.rssi == -60 && !tag.isConnectable)
     #expect(tag.manufacturerData.map { [$0.companyID] + $0.payload.map(UInt16.init) } == [0x004C, 0x02, 0x15])
     var random = FuzzRandom(seed: 0x5CA9)
     var payloads = CaptureCorpus.advertisingPayloads
     #expect(payloads.count > 50)
     for payload in CaptureCorpus.advertisingPayloads { payloads.append(random.mutate(payload)) }
-    var inPlace = 0
-    for bytes in payloads + [beacon] {
-        let device = DiscoveredDevice(peer: peer, rssi: -70, isConnectable: true, advertisingData: bytes, scanResponseData: nil)
-        guard let fast = HostCentralBackend.inPlaceReport(device) else { continue }
-        inPlace += 1
-        let full = HostCentralBackend.parsedReport(device)
-        #expect(fast.hasSameContent(as: full) && fast.rssi == full.rssi && fast.peer == full.peer, "\(bytes)")
-        #expect(fast.hasScanResponse == full.hasScanResponse && fast.isTruncated == full.isTruncated)
+    payloads.append(beacon)
+    var withLists = 0
+    for (index, bytes) in payloads.enumerated() {
+        // Alone, and with the payload 7 places on as its scan response.
+        for response in [nil, payloads[(index + 7) % payloads.count]] {
+            let device = DiscoveredDevice(peer: peer, rssi: -70, isConnectable: true, advertisingData: bytes, scanResponseData: response)
+            let fast = HostCentralBackend.report(device)
+            let full = fullParseReport(device)
+            #expect(fast.hasSameContent(as: full) && fast.rssi == full.rssi && fast.peer == full.peer, "\(bytes) \(response ?? [])")
+            #expect(fast.hasScanResponse == full.hasScanResponse && fast.isTruncated == full.isTruncated)
+            if !full.serviceUUIDs.isEmpty || !full.serviceData.isEmpty || !full.solicitedServiceUUIDs.isEmpty { withLists += 1 }
+        }
     }
-    #expect(inPlace > 20, "most captured payloads (flags, names, manufacturer data) are read in place")
+    #expect(withLists > 20, "the corpus has service UUIDs, service data and solicitations to merge")
 }
 
 @Test func gattAndHostErrorsMapAsIOSReportsThem() {

@@ -17,8 +17,17 @@ import Testing
         #expect(fields.localName.map(view.string) == "Pi" && fields.isLocalNameComplete)
         #expect(view.serviceUUIDs == [BluetoothUUID(0x180F)])
         // 16-bit Service Solicitation UUIDs 0x1812 (0x14) and 128-bit ones (0x15), one each: two solicited.
-        let solicited = AdvertisingDataView([0x03, 0x14, 0x12, 0x18, 0x11, 0x15] + [UInt8](repeating: 0xA5, count: 16)).fields()
+        let solicitations = AdvertisingDataView([0x03, 0x14, 0x12, 0x18, 0x11, 0x15] + (0..<16).map { UInt8($0) })
+        let solicited = solicitations.fields()
         #expect(solicited.solicitedServiceUUIDCount == 2 && solicited.serviceUUIDCount == 0)
+        // 128-bit UUIDs are little-endian on the wire (Vol 3 Part B §2.5.1): octet 0 is the last of the text form.
+        #expect(solicitations.solicitedServiceUUIDs == [BluetoothUUID(0x1812), BluetoothUUID("0F0E0D0C-0B0A-0908-0706-050403020100")!])
+        // Service Data 16-bit 0x180A (01 02), again 0x180A (03: the first wins), 32-bit 0x0000FEED (empty data),
+        // Manufacturer Specific Data company 0x0059 (Nordic) with AA (Core Supplement v11 Part A §1.4, §1.11).
+        let services = AdvertisingDataView([0x05, 0x16, 0x0A, 0x18, 0x01, 0x02, 0x04, 0x16, 0x0A, 0x18, 0x03,
+                                            0x05, 0x20, 0xED, 0xFE, 0x00, 0x00, 0x04, 0xFF, 0x59, 0x00, 0xAA])
+        #expect(services.serviceData == [BluetoothUUID(0x180A): [0x01, 0x02], BluetoothUUID(0xFEED): []])
+        #expect(services.manufacturerData(services.fields()) == ManufacturerData(companyID: 0x0059, payload: [0xAA]))
     }
 
     @Test func paddingAndACutStructureEndTheWalk() {
@@ -63,6 +72,9 @@ import Testing
             #expect(fields.isLocalNameComplete == parsed.isLocalNameComplete)
             #expect(fields.flags == parsed.flags?.rawValue, "\(bytes)")
             #expect(view.serviceUUIDs == parsed.serviceUUIDs, "\(bytes)")
+            #expect(view.solicitedServiceUUIDs == parsed.solicitedServiceUUIDs, "\(bytes)")
+            #expect(view.serviceData == parsed.serviceData, "\(bytes)")
+            #expect(view.manufacturerData(fields) == parsed.manufacturerData.first, "\(bytes)")
             #expect(fields.txPowerLevel == parsed.txPowerLevel, "\(bytes)")
             #expect(fields.manufacturerDataCount == parsed.manufacturerData.count, "\(bytes)")
             #expect((fields.solicitedServiceUUIDCount == 0) == parsed.solicitedServiceUUIDs.isEmpty, "\(bytes)")

@@ -1,0 +1,68 @@
+// The advertisementData dictionaries' templates: one per set of Apple's keys, copied and filled by index, so no key is hashed per discovery.
+import Foundation
+import Synchronization
+
+/// A `[String: Any]` holding one set of Apple's advertisement data keys (`CBAdvertisementData…`) with a placeholder
+/// value each, and where each key lies in it.
+///
+/// A dictionary built by inserting hashes every String key (SipHash over its bytes) and grows its storage as it
+/// fills; with AllowDuplicates and data that changes, the delegate queue builds one per report. A copy of a template
+/// keeps the template's storage layout (one allocation and a copy of the buckets, no hashing), so the template's
+/// indices are valid in it and each value is written in place through `values[index]`. There is one template per
+/// set of keys present (``Key``: 9 keys, so at most 512 templates, made the first time their set is met and kept
+/// for the process: about 1 KB each). Sendable: immutable once made, its placeholders are `Bool`s.
+struct AdvertisementDataTemplate: @unchecked Sendable {
+    /// The keys of advertisementData, Apple's names.
+    enum Key: Int, CaseIterable {
+        case isConnectable, isTruncated, localName, manufacturerData, serviceData, serviceUUIDs, overflowServiceUUIDs
+        case txPowerLevel, solicitedServiceUUIDs
+
+        /// Apple's key string.
+        var name: String {
+            switch self {
+            case .isConnectable: CBAdvertisementDataIsConnectable
+            case .isTruncated: CBAdvertisementDataIsTruncatedKey
+            case .localName: CBAdvertisementDataLocalNameKey
+            case .manufacturerData: CBAdvertisementDataManufacturerDataKey
+            case .serviceData: CBAdvertisementDataServiceDataKey
+            case .serviceUUIDs: CBAdvertisementDataServiceUUIDsKey
+            case .overflowServiceUUIDs: CBAdvertisementDataOverflowServiceUUIDsKey
+            case .txPowerLevel: CBAdvertisementDataTxPowerLevelKey
+            case .solicitedServiceUUIDs: CBAdvertisementDataSolicitedServiceUUIDsKey
+            }
+        }
+
+        /// The key's bit in a set of keys.
+        var bit: Int { 1 << rawValue }
+    }
+
+    /// Every key of the set, each with a placeholder value.
+    let dictionary: [String: Any]
+    /// Where each key lies in ``dictionary`` (and in every copy of it), by ``Key/rawValue``; nil for a key not in the set.
+    private let indices: [Dictionary<String, Any>.Index?]
+
+    private init(keys: Int) {
+        let present = Key.allCases.filter { keys & $0.bit != 0 }
+        var dictionary = [String: Any](minimumCapacity: present.count)
+        for key in present { dictionary[key.name] = false }
+        self.dictionary = dictionary
+        indices = Key.allCases.map { keys & $0.bit != 0 ? dictionary.index(forKey: $0.name) : nil }
+    }
+
+    /// Writes `value` for `key` into `data`, a copy of ``dictionary`` (the key must be in the set).
+    func set(_ key: Key, _ value: Any, in data: inout [String: Any]) {
+        if let index = indices[key.rawValue] { data.values[index] = value } else { data[key.name] = value }
+    }
+
+    /// The template of the set of keys whose ``Key/bit``s `keys` has (any thread).
+    static func template(keys: Int) -> AdvertisementDataTemplate {
+        let slot = keys & (1 << Key.allCases.count - 1)
+        if let made = made.withLock({ $0[slot] }) { return made }
+        let template = AdvertisementDataTemplate(keys: slot)
+        made.withLock { $0[slot] = template }
+        return template
+    }
+
+    /// The templates made so far, by set of keys.
+    private static let made = Mutex<[AdvertisementDataTemplate?]>(Array(repeating: nil, count: 1 << Key.allCases.count))
+}
