@@ -7,10 +7,11 @@ package import OCBHost
 /// One advertisement as the facade needs it: advertising data and scan response already merged by the backend
 /// (AD structures of Core Supplement v11 Part A), plus the report's RSSI and event type.
 ///
-/// The parsed content lives in one shared, copy-on-write object: a report passes three queues and two caches (the
+/// The parsed content lives in one shared, immutable object: a report passes three queues and two caches (the
 /// backend's last report per advertiser, the peripheral's last advertisement), and each copy costs one reference
-/// instead of one per field. Two reports made from the same parse compare equal by identity at once
-/// (``hasSameContent(as:)``); otherwise field by field.
+/// instead of one per field; a change makes a new object (the backend makes each report whole, with one ``init``).
+/// Two reports made from the same parse compare equal by identity at once (``hasSameContent(as:)``); otherwise field
+/// by field.
 package struct AdvertisementReport: Sendable, Equatable {
     /// The advertiser.
     package var peer: PeerAddress
@@ -34,10 +35,21 @@ package struct AdvertisementReport: Sendable, Equatable {
         var isTruncated: Bool = false
     }
 
-    /// The content, shared by copies until one of them changes it.
-    private final class Storage: @unchecked Sendable {
-        var content: Content
-        init(_ content: Content) { self.content = content }
+    /// The content, shared by copies, never changed (so read on any thread without exclusivity checks), and its
+    /// ``AdvertisementReport/heapBytes`` estimate, made once.
+    private final class Storage: Sendable {
+        let content: Content
+        let heapBytes: Int
+        init(_ content: Content) {
+            self.content = content
+            var bytes = 160
+            if let name = content.localName { bytes += 32 + name.utf8.count }
+            if let manufacturer = content.manufacturerData { bytes += 32 + manufacturer.count }
+            for (_, data) in content.serviceData { bytes += 80 + data.count }
+            let uuids = content.serviceUUIDs.count + content.overflowServiceUUIDs.count + content.solicitedServiceUUIDs.count
+            if uuids > 0 { bytes += 96 + 24 * uuids }
+            heapBytes = bytes
+        }
 
         /// `content == other.content` field by field where they lie (reading `content` whole copies every field
         /// out first), the flags and numbers first: two advertisements of a device mostly differ in their data.
@@ -51,9 +63,11 @@ package struct AdvertisementReport: Sendable, Equatable {
         }
     }
 
+    /// Replaces the content with a changed copy (a new object: others sharing the old one keep it).
     private mutating func update(_ change: (inout Content) -> Void) {
-        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.content) }
-        change(&storage.content)
+        var content = storage.content
+        change(&content)
+        storage = Storage(content)
     }
 
     /// Local name (Complete 0x09, else Shortened 0x08).
@@ -129,33 +143,27 @@ package struct AdvertisementReport: Sendable, Equatable {
     /// True for an anonymous extended advertisement (Address_Type 0xFF): no address identifies its advertiser.
     package var isAnonymous: Bool { peer.type == .other(0xFF) }
 
-    /// Makes a report; empty collections and nils by default.
+    /// Makes a report; empty collections, nils and false by default. The manufacturer data is given either as iOS
+    /// holds it (`manufacturerDataBytes`, ``manufacturerDataBytes``) or as the Advertising layer's value
+    /// (`manufacturerData`), the first when both are.
     package init(peer: PeerAddress, rssi: Int?, localName: String? = nil, manufacturerData: OCBAdvertising.ManufacturerData? = nil,
-                serviceData: [BluetoothUUID: [UInt8]] = [:], serviceUUIDs: [BluetoothUUID] = [],
+                manufacturerDataBytes: Data? = nil, serviceData: [BluetoothUUID: [UInt8]] = [:], serviceUUIDs: [BluetoothUUID] = [],
                 overflowServiceUUIDs: [BluetoothUUID] = [], txPowerLevel: Int? = nil, isConnectable: Bool,
-                solicitedServiceUUIDs: [BluetoothUUID] = []) {
+                solicitedServiceUUIDs: [BluetoothUUID] = [], hasScanResponse: Bool = false, isTruncated: Bool = false) {
         self.peer = peer
         self.rssi = rssi
-        storage = Storage(Content(localName: localName, manufacturerData: manufacturerData.map(Self.bytes), serviceData: serviceData,
-                                  serviceUUIDs: serviceUUIDs, overflowServiceUUIDs: overflowServiceUUIDs,
+        storage = Storage(Content(localName: localName, manufacturerData: manufacturerDataBytes ?? manufacturerData.map(Self.bytes),
+                                  serviceData: serviceData, serviceUUIDs: serviceUUIDs, overflowServiceUUIDs: overflowServiceUUIDs,
                                   txPowerLevel: txPowerLevel, isConnectable: isConnectable,
-                                  solicitedServiceUUIDs: solicitedServiceUUIDs))
+                                  solicitedServiceUUIDs: solicitedServiceUUIDs, hasScanResponse: hasScanResponse,
+                                  isTruncated: isTruncated))
     }
 
     /// About how many bytes of the heap the content holds when this is its last copy, for the bound on reports
     /// waiting for the delegate (``CBCentralManager/discoveryQueueByteBound``): the shared object and, per field, its
     /// bytes plus 32 for a heap string or array (Swift's header) and 24 per UUID. The legacy flood's reports (a name-less
     /// 11 bytes of advertising data) come to about 170; 1,650 bytes of extended advertising data to at most about 3,000.
-    package var heapBytes: Int {
-        let content = storage.content
-        var bytes = 160
-        if let name = content.localName { bytes += 32 + name.utf8.count }
-        if let manufacturer = content.manufacturerData { bytes += 32 + manufacturer.count }
-        for (_, data) in content.serviceData { bytes += 80 + data.count }
-        let uuids = content.serviceUUIDs.count + content.overflowServiceUUIDs.count + content.solicitedServiceUUIDs.count
-        if uuids > 0 { bytes += 96 + 24 * uuids }
-        return bytes
-    }
+    package var heapBytes: Int { storage.heapBytes }
 
     /// Whether the parsed content (everything but peer and RSSI) is the same: at once when both share one parse.
     package func hasSameContent(as other: AdvertisementReport) -> Bool {

@@ -120,29 +120,35 @@ extension HostCentralBackend {
         } else {
             localName = fields.localName.map(advertising.string)
         }
-        var report = AdvertisementReport(peer: device.peer, rssi: device.rssi.map(Int.init), localName: localName,
-                                         txPowerLevel: (fields.txPowerLevel ?? answer?.txPowerLevel).map(Int.init),
-                                         isConnectable: device.isConnectable)
         // The first Manufacturer Specific Data's AD Data, Company Identifier first, as iOS gives it: one copy.
+        var manufacturer: Data?
         if let range = fields.manufacturerData {
-            report.manufacturerDataBytes = Data(advertising.bytes[range])
+            manufacturer = Self.data(advertising.bytes, range)
         } else if let response, let range = answer?.manufacturerData {
-            report.manufacturerDataBytes = Data(response.bytes[range])
+            manufacturer = Self.data(response.bytes, range)
         }
+        var serviceUUIDs: [BluetoothUUID] = [], solicited: [BluetoothUUID] = [], serviceData: [BluetoothUUID: [UInt8]] = [:]
         if fields.serviceUUIDCount > 0 || answer?.serviceUUIDCount ?? 0 > 0 {
-            report.serviceUUIDs = Self.united(advertising.serviceUUIDs, response?.serviceUUIDs)
+            serviceUUIDs = Self.united(advertising.serviceUUIDs, response?.serviceUUIDs)
         }
         if fields.solicitedServiceUUIDCount > 0 || answer?.solicitedServiceUUIDCount ?? 0 > 0 {
-            report.solicitedServiceUUIDs = Self.united(advertising.solicitedServiceUUIDs, response?.solicitedServiceUUIDs)
+            solicited = Self.united(advertising.solicitedServiceUUIDs, response?.solicitedServiceUUIDs)
         }
         if fields.serviceDataCount > 0 || answer?.serviceDataCount ?? 0 > 0 {
-            var serviceData = advertising.serviceData
+            serviceData = advertising.serviceData
             if let response { serviceData.merge(response.serviceData) { first, _ in first } }
-            report.serviceData = serviceData
         }
-        report.hasScanResponse = response != nil
-        report.isTruncated = device.isTruncated
-        return report
+        return AdvertisementReport(peer: device.peer, rssi: device.rssi.map(Int.init), localName: localName,
+                                   manufacturerDataBytes: manufacturer, serviceData: serviceData, serviceUUIDs: serviceUUIDs,
+                                   txPowerLevel: (fields.txPowerLevel ?? answer?.txPowerLevel).map(Int.init),
+                                   isConnectable: device.isConnectable, solicitedServiceUUIDs: solicited,
+                                   hasScanResponse: response != nil, isTruncated: device.isTruncated)
+    }
+
+    /// The bytes of `range` (within `bytes`) copied into a `Data` at once (the generic copy from a slice goes element
+    /// by element).
+    private static func data(_ bytes: [UInt8], _ range: Range<Int>) -> Data {
+        bytes.withUnsafeBytes { Data(UnsafeRawBufferPointer(rebasing: $0[range.clamped(to: 0..<$0.count)])) }
     }
 
     /// `first`, then those of `second` it does not hold, in order.
