@@ -29,6 +29,35 @@ import Testing
         #expect(packets.map(\.type) == [.event])
     }
 
+    /// A command sent at the end of a reader's turn (where the host runs an app's request that came during the turn,
+    /// ``TurnFlush``), answered at once by the controller, is read: the answer arrives while the turn is still marked
+    /// as running, and the turn looks for bytes again after it ends. (Lost, the answer waited for the next bytes from
+    /// the controller, and the host timed the command out after 2 s: the scan benchmark's "did not answer 0x200B".)
+    @Test func anAnswerToACommandSentAtTheEndOfATurnIsRead() throws {
+        let transport = MemoryTransport { packet, transport in
+            // Command Complete for the command (Core v5.4 Vol 4 Part E §7.7.14), status 0x00.
+            transport.receive([0x04, 0x0E, 0x04, 0x01, packet.bytes[0], packet.bytes[1], 0x00])
+        }
+        let queue = DispatchQueue(label: "memory-transport-turn-end")
+        TurnFlush.install(on: queue)
+        let packets = MemoryTestLog<[UInt8]>()
+        let answered = DispatchSemaphore(value: 0)
+        try transport.open(queue: queue, onPackets: { walk in
+            walk { _, bytes in
+                packets.append(Array(bytes))
+                if packets.values.count == 1 {
+                    // LE Set Scan Parameters (0x200B), sent once the turn that read this report has ended.
+                    TurnFlush.current?.atEnd { try? transport.send(HCIPacket(type: .command, bytes: [0x0B, 0x20, 0x00])) }
+                } else {
+                    answered.signal()
+                }
+            }
+        }, onClose: { _ in })
+        transport.receive(Self.report(1))
+        #expect(answered.wait(timeout: .now() + 2) == .success, "the Command Complete was left unread")
+        #expect(packets.values.last == [0x0E, 0x04, 0x01, 0x0B, 0x20, 0x00])
+    }
+
     @Test func aStreamSplitAnywhereIsFramedWholeInOrder() throws {
         let transport = MemoryTransport(chunkSize: 300) { _, _ in }
         let recorder = TransportRecorder()

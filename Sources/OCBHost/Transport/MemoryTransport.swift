@@ -149,12 +149,14 @@ public final class MemoryTransport: HCITransport, @unchecked Sendable {
         queue?.async { [self] in runTurn() }
     }
 
-    /// A queued read turn (on the queue), then the next one queued if bytes remain.
+    /// A queued read turn (on the queue), then the next one queued if bytes remain: looked at once the turn is over,
+    /// since what runs at a turn's end (an app's request, ``TurnFlush``) may send a command that the controller
+    /// answers at once, while ``scheduled`` still keeps ``receive(_:)`` from queueing a turn of its own.
     private func runTurn() {
         let flush = DispatchQueue.getSpecific(key: TurnFlush.key)
-        let more = flush.map { flush in flush.turn { readTurn(yieldingTo: flush) } } ?? readTurn(yieldingTo: nil)
+        _ = flush.map { flush in flush.turn { readTurn(yieldingTo: flush) } } ?? readTurn(yieldingTo: nil)
         lock.withLock { scheduled = false }
-        if more { scheduleIfNeeded() }
+        scheduleIfNeeded()
     }
 
     /// One turn: up to ``DescriptorChannel/readsPerTurn`` chunks (fewer when an app's request waits); true when bytes
