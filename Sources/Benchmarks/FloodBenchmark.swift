@@ -2,6 +2,7 @@
 
 import CoreBluetooth
 import Glibc
+import OCBHost
 import PeerSupport
 
 /// A central that counts discoveries of the flood's advertisers (D0:00:…) and notes alpha and its connection.
@@ -112,6 +113,10 @@ func runFloodBenchmark(count: Int, quietConnects: Int = 15, floodConnects: Int =
     unlink(timeline)
     setenv("OCB_PEER_TIMELINE", timeline, 1)
     defer { unlink(timeline) }
+    // The host notes when it hands each command to the socket (HostTimeline): the first part of a connect split there.
+    let hostWrites = HostWrites()
+    HostTimeline.observeCommands { opcode in hostWrites.append(opcode) }
+    defer { HostTimeline.observeCommands(nil) }
     var quietSpans: [(start: Double, end: Double)] = [], floodSpans: [(start: Double, end: Double)] = []
     let peer: VirtualPeer
     do { peer = try VirtualPeer(controllers: 1) } catch { return fail("the virtual peer did not start: \(error)") }
@@ -184,15 +189,24 @@ func runFloodBenchmark(count: Int, quietConnects: Int = 15, floodConnects: Int =
     print("during each of those floods: \(duringDiscovered.map(String.init).joined(separator: ", ")) discovered, "
           + "\(shed.map(String.init).joined(separator: ", ")) dropped (counted, most skipped unread while the connect waited)")
     let events = ConnectPhases.read(timeline)
-    let quietStack = ConnectPhases.stackPart(ConnectPhases.split(quietSpans, events))
-    let floodStack = ConnectPhases.stackPart(ConnectPhases.split(floodSpans, events))
+    let writes = hostWrites.values
+    let quietSplits = ConnectPhases.split(quietSpans, events, hostWrites: writes)
+    let floodSplits = ConnectPhases.split(floodSpans, events, hostWrites: writes)
+    let quietStack = ConnectPhases.stackPart(quietSplits), floodStack = ConnectPhases.stackPart(floodSplits)
     if !quietStack.isEmpty, !floodStack.isEmpty {
         print(String(format: "the stack's part of a connect (connect() to the peer taking the command, its Connection Complete to "
                      + "didConnect; alpha's 0-50 ms between them left out): median %.1f ms without a flood, %.1f ms during one, %.2fx",
                      median(quietStack) * 1000, median(floodStack) * 1000, median(floodStack) / median(quietStack)))
     }
-    for (name, spans) in [("without a flood", quietSpans), ("during a flood", floodSpans)] {
-        print("connect phases \(name): " + ConnectPhases.summary(ConnectPhases.split(spans, events)))
+    let quietHost = ConnectPhases.hostPart(quietSplits), floodHost = ConnectPhases.hostPart(floodSplits)
+    if !quietHost.isEmpty, !floodHost.isEmpty {
+        print(String(format: "the host's part of it (connect() to the host writing the command, the peer's Connection Complete to "
+                     + "didConnect; the socket and the peer taking the command left out): median %.1f ms without a flood, "
+                     + "%.1f ms during one, %.2fx", median(quietHost) * 1000, median(floodHost) * 1000, median(floodHost) / median(quietHost)))
+    }
+    for (name, splits) in [("without a flood", quietSplits), ("during a flood", floodSplits)] {
+        let spans = name == "without a flood" ? quietSpans : floodSpans
+        print("connect phases \(name): " + ConnectPhases.summary(splits))
         // Commands other than the connect's own the peer took while a connect ran (none is expected).
         let others = events.filter { event in event.event == "command" && spans.contains { event.at >= $0.start && event.at <= $0.end } }
         if !others.isEmpty {
@@ -201,6 +215,17 @@ func runFloodBenchmark(count: Int, quietConnects: Int = 15, floodConnects: Int =
         }
     }
     return true
+}
+
+/// The host's command writes (CLOCK_MONOTONIC seconds, opcode), noted on the host's queue and read at the end.
+private final class HostWrites: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [(at: Double, opcode: UInt16)] = []
+    func append(_ opcode: UInt16) {
+        let at = ConnectPhases.monotonic()
+        lock.withLock { stored.append((at, opcode)) }
+    }
+    var values: [(at: Double, opcode: UInt16)] { lock.withLock { stored } }
 }
 
 /// A Double set on one thread and read on another.

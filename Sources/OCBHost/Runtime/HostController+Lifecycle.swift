@@ -152,6 +152,9 @@ extension HostController {
         record(packet, direction: .sent)
         do {
             try transport.send(packet)
+            if packet.type == .command, packet.bytes.count >= 2 {
+                HostTimeline.commandWritten(UInt16(packet.bytes[0]) | UInt16(packet.bytes[1]) << 8)
+            }
             for notice in transport.takeNotices() { emit(.notice(notice)) }
         } catch {
             // A strict replay's mismatch is the reason a test fails: always said, whatever the app's alert settings.
