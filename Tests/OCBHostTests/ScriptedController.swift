@@ -84,6 +84,24 @@ final class ScriptedController: HCITransport, @unchecked Sendable {
         }
     }
 
+    /// ``injectRead(_:)`` inside `around` (a test wraps the read in a reader's turn), calling `between` with each
+    /// packet's index once the host has handled it.
+    func injectRead(_ packets: [(HCIPacketType, [UInt8])], around: @escaping @Sendable (() -> Void) -> Void,
+                    between: @escaping @Sendable (Int) -> Void) {
+        let (queue, onPackets) = lock.withLock { (self.queue, self.onPackets) }
+        guard let queue, let onPackets else { return }
+        queue.async {
+            around {
+                onPackets { body in
+                    for (index, (type, bytes)) in packets.enumerated() {
+                        body(type, bytes[...])
+                        between(index)
+                    }
+                }
+            }
+        }
+    }
+
     func inject(_ event: [UInt8]) {
         injectRead([(.event, event)])
     }

@@ -130,8 +130,10 @@ extension SerialHost {
     /// backlog, ``HCITransport/isBehind``) and waits for an answer that may be among the unread bytes (`awaiting`: a
     /// command, or in full-host mode an ATT response or a fresh connection attempt). The answer is then reached in the
     /// time it takes to skip the reports, not to handle them, so a connect's steps or a stop during a flood of
-    /// advertisers do not wait behind it. An app's request waiting for the queue counts as an answer waited for
-    /// (``requestWaits``): it runs after the read at hand is skipped, not handled. A dropped advertiser is heard again
+    /// advertisers do not wait behind it. In a reader's turn (``TurnFlush``) an app's request that comes during the
+    /// read runs before the read's next packet, after what the packets before it found is posted; outside a turn a
+    /// request waiting for the queue counts as an answer waited for (``requestWaits``): it runs after the read at hand
+    /// is skipped, not handled. A dropped advertiser is heard again
     /// at its next advertisement. Extended reports of extended PDUs are never dropped here: they may be pieces of a
     /// chain that a missing piece would corrupt (a legacy PDU is always whole). Says so at most once a minute.
     ///
@@ -144,11 +146,20 @@ extension SerialHost {
                  _ receive: (HCIPacketType, ArraySlice<UInt8>) -> Void) {
         var shedding: Bool?
         var shed = 0, handledReports = 0
+        // A reader's turn: an app's request that comes during the read runs before the next packet.
+        let flush = TurnFlush.current
         // The walk calls the body only while it runs, as the three closures live: none escapes.
         withoutActuallyEscaping(receive) { receive in
             withoutActuallyEscaping(awaiting) { awaiting in
                 withoutActuallyEscaping(behind) { behind in
                     walk { type, bytes in
+                        if let flush, flush.hasWaitingRequests {
+                            // What the packets before found goes first (a stop must not overtake it), then the
+                            // request; the skip is decided again, as the request (a connect) may now await an answer.
+                            flushDiscoveries()
+                            flush.runRequests()
+                            shedding = nil
+                        }
                         if type == .event, HCIEvent.isLegacyAdvertisingReport(bytes) {
                             if shedding == nil { shedding = (awaiting() || requestWaits) && behind() }
                             if shedding == true {

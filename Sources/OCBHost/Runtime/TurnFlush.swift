@@ -22,11 +22,12 @@ package final class TurnFlush: @unchecked Sendable {
 
     /// Runs `work` on `queue` as an app's request (a connect, a stop, a GATT operation): while it waits for the queue,
     /// the queue's flush point says so (``hasWaitingRequests``), and a reader's turn yields the queue instead of going
-    /// on with a flood (``DescriptorChannel`` reads no more, the host skips the reports of the read it holds as when an
-    /// answer waits behind them, a ``SerialBatcher`` hands what the turn read over after it). The turn runs the
-    /// request at its end, on the reader's thread, before anything the turn read is handed over; a block queued on
-    /// `queue` runs it when no turn comes first. So the request waits for at most the read at hand, not for every
-    /// report in front of it, nor for a thread of the queue to be woken on a machine whose cores the flood keeps busy.
+    /// on with a flood (``DescriptorChannel`` reads no more, a ``SerialBatcher`` hands what the turn read over after
+    /// it). The reader runs the request between two packets of the read at hand (the host's `receive` looks before
+    /// each packet, after posting what the packets before it found), on the reader's thread, before anything the
+    /// turn read is handed over; a turn's end runs it when it came after the read's last packet, and a block queued on
+    /// `queue` when no turn comes first. So the request waits for at most the packet at hand, not for the rest of a
+    /// read of a flood, nor for a thread of the queue to be woken on a machine whose cores the flood keeps busy.
     /// Requests run in the order submitted. A plain `queue.async` on a queue without a flush point.
     package static func request(on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
         guard let flush = queue.getSpecific(key: key) else { return queue.async(execute: work) }
@@ -46,8 +47,9 @@ package final class TurnFlush: @unchecked Sendable {
         return work
     }
 
-    /// Runs the requests waiting, oldest first (on the queue): each one's block, or a turn's end before it.
-    private func runRequests() {
+    /// Runs the requests waiting, oldest first (on the queue): each one's block, a reader between two packets of its
+    /// read (``SerialHost``'s `receive`), or a turn's end, whichever comes first.
+    func runRequests() {
         while let work = takeRequest() { work() }
     }
 
