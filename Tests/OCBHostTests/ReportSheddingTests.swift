@@ -1,10 +1,10 @@
-// A host behind a flood of advertising reports while it waits for an answer skips the reports unread, counted.
+// A host behind a flood of advertising reports while it waits for an answer skips the reports unread, counted; an app's request during a read runs before its next packet.
 
 import Dispatch
 import Foundation
 import OCBCore
 import OCBHCI
-import OCBHost
+@testable import OCBHost
 import Synchronization
 import Testing
 
@@ -122,6 +122,36 @@ private func eventually(_ condition: () -> Bool) -> Bool {
     #expect(log.first(within: 5) { $0.discovered.map { $0.peer.address.value & 0xFF == 0x20 } == true ? true : nil } == true)
     #expect(host.droppedDiscoveryCount == 3)
     #expect(log.all.compactMap(\.discovered).allSatisfy { !(0x10..<0x13).contains($0.peer.address.value & 0xFF) })
+}
+
+/// One read of four reports in a reader's turn (``TurnFlush``), behind a flood; the app asks to connect while the
+/// first is handled. The connect goes out before the second packet (LE Create Connection among the commands sent by
+/// then), the report before it is discovered, and, the fresh attempt now awaiting its LE Connection Complete, the
+/// three after it are skipped unread and counted. (Run at the turn's end instead, the request waited for all four to
+/// be handled, and on a read of 16 KiB of new advertisers that was up to 2 ms.)
+@Test(.timeLimit(.minutes(1))) func anAppsRequestDuringAReadRunsBeforeTheReadsNextPacket() async throws {
+    let controller = ScriptedController()
+    let host = HostController(configuration: HostConfiguration(makeTransport: { controller }))
+    let log = EventLog()
+    host.setEventHandler(queue: DispatchQueue(label: "ReportSheddingTests.events")) { log.append($0) }
+    defer { host.stop() }
+    try await host.start()
+    try await host.startScan(ScanOptions(isActive: false, controllerFiltersDuplicates: false, hostFiltersDuplicates: false))
+    controller.behind = true
+    let flush = try #require(host.queue.sync { DispatchQueue.getSpecific(key: TurnFlush.key) })
+    let peer = PeerAddress(try #require(BluetoothAddress("C1:A0:00:00:00:01")), type: .random)
+    let sentAfter = MemoryTestLog<Bool>()
+    let done = DispatchSemaphore(value: 0)
+    controller.injectRead((0x10..<0x14).map { (.event, report($0)) }, around: { read in flush.turn(read) }, between: { index in
+        if index == 0 { TurnFlush.request(on: host.queue) { host.connect(to: peer, options: ConnectOptions(timeout: nil)) } }
+        if index == 1 { sentAfter.append(controller.sentOpcodes.contains(0x2043) || controller.sentOpcodes.contains(0x200D)) }
+        if index == 3 { done.signal() }
+    })
+    #expect(done.wait(timeout: .now() + 5) == .success)
+    #expect(sentAfter.values == [true], "the connect went out before the read's second packet")
+    #expect(log.first(within: 5) { $0.discovered.map { $0.peer.address.value & 0xFF == 0x10 } == true ? true : nil } == true)
+    #expect(host.droppedDiscoveryCount == 3)
+    #expect(log.all.compactMap(\.discovered).allSatisfy { !(0x11..<0x14).contains($0.peer.address.value & 0xFF) })
 }
 
 /// One read holding reports, then the answer the host waits for, then more reports (what an H4 read brings during a
