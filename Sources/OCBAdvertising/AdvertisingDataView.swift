@@ -161,9 +161,11 @@ public struct AdvertisingDataView: Sequence, Sendable {
     }
 
     /// The first Manufacturer Specific Data (0xFF, at least the 2-octet Company Identifier, little-endian): what
-    /// ``AdvertisingData/manufacturerData``'s first gives, nil when none.
+    /// ``AdvertisingData/manufacturerData``'s first gives, nil when none. `fields` are this view's (``fields()``); a
+    /// range that lies outside the bytes gives nil.
     public func manufacturerData(_ fields: Fields) -> ManufacturerData? {
-        guard let range = fields.manufacturerData, range.count >= 2 else { return nil }
+        guard let range = fields.manufacturerData, range.count >= 2, range.upperBound <= bytes.count, range.lowerBound >= 0
+        else { return nil }
         return ManufacturerData(companyID: UInt16(bytes[range.lowerBound]) | UInt16(bytes[range.lowerBound + 1]) << 8,
                                 payload: Array(bytes[(range.lowerBound + 2)..<range.upperBound]))
     }
@@ -202,8 +204,10 @@ public struct AdvertisingDataView: Sequence, Sendable {
         }
     }
 
-    /// The UTF-8 text of ``Fields/localName`` without trailing NUL padding (as ``AdvertisedName/string``).
+    /// The UTF-8 text of ``Fields/localName`` without trailing NUL padding (as ``AdvertisedName/string``); the part of
+    /// `range` outside the bytes is left out.
     public func string(_ range: Range<Int>) -> String {
+        let range = range.clamped(to: 0..<bytes.count)
         var end = range.upperBound
         while end > range.lowerBound, bytes[end - 1] == 0 { end -= 1 }
         return String(decoding: bytes[range.lowerBound..<end], as: UTF8.self)

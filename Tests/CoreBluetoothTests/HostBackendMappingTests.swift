@@ -100,6 +100,40 @@ private func fullParseReport(_ device: DiscoveredDevice) -> AdvertisementReport 
     #expect(withLists > 20, "the corpus has service UUIDs, service data and solicitations to merge")
 }
 
+/// MergedAdvertisement's rules for what advertising data and scan response both carry, each case by hand, read in
+/// place: between two names of a kind the scan response's wins, a Complete Local Name (0x09) beats a Shortened one
+/// (0x08) wherever it is; service UUID lists are united in order without repeats; service data for a UUID in both,
+/// manufacturer data and TX power come from the advertising data, the scan response filling gaps (Core Supplement v11
+/// Part A §1.2, §1.1, §1.11, §1.4, §1.5).
+@Test func theScanResponseMergesByTheRulesCaseByCase() throws {
+    let peer = PeerAddress(address: try #require(BluetoothAddress("C1:B0:00:00:00:02")), type: .random)
+    func name(_ type: UInt8, _ text: String) -> [UInt8] { [UInt8(text.utf8.count + 1), type] + Array(text.utf8) }
+    func merged(_ advertising: [UInt8], _ response: [UInt8]) -> AdvertisementReport {
+        HostCentralBackend.report(DiscoveredDevice(peer: peer, rssi: -50, isConnectable: true, advertisingData: advertising,
+                                                   scanResponseData: response))
+    }
+    #expect(merged(name(0x08, "Adv"), name(0x08, "Rsp")).localName == "Rsp")
+    #expect(merged(name(0x09, "AdvC"), name(0x08, "Rsp")).localName == "AdvC")
+    #expect(merged(name(0x08, "Adv"), name(0x09, "RspC")).localName == "RspC")
+    #expect(merged(name(0x09, "AdvC"), name(0x09, "RspC")).localName == "RspC")
+    #expect(merged(name(0x08, "Adv"), []).localName == "Adv")
+    #expect(merged([], name(0x08, "Rsp")).localName == "Rsp")
+    // 16-bit UUIDs 0x180F, 0x180A advertised; 0x180A, 0x1812 in the response.
+    let lists = merged([0x05, 0x03, 0x0F, 0x18, 0x0A, 0x18], [0x05, 0x02, 0x0A, 0x18, 0x12, 0x18])
+    #expect(lists.serviceUUIDs == [BluetoothUUID(0x180F), BluetoothUUID(0x180A), BluetoothUUID(0x1812)])
+    // Service data 0x180A: 01 advertised, 02 in the response, and 0x181A: 03 in the response only; manufacturer data of
+    // company 0x004C (01) advertised and 0x0059 (02) in the response; TX Power −8 dBm advertised, +4 in the response.
+    let conflict = merged([0x04, 0x16, 0x0A, 0x18, 0x01, 0x04, 0xFF, 0x4C, 0x00, 0x01, 0x02, 0x0A, 0xF8],
+                          [0x04, 0x16, 0x0A, 0x18, 0x02, 0x04, 0x16, 0x1A, 0x18, 0x03, 0x04, 0xFF, 0x59, 0x00, 0x02,
+                           0x02, 0x0A, 0x04])
+    #expect(conflict.serviceData == [BluetoothUUID(0x180A): [0x01], BluetoothUUID(0x181A): [0x03]])
+    #expect(conflict.manufacturerDataBytes == Data([0x4C, 0x00, 0x01]))
+    #expect(conflict.txPowerLevel == -8)
+    // Only the response has them: it fills the gap.
+    let gap = merged([0x02, 0x01, 0x06], [0x04, 0xFF, 0x59, 0x00, 0x02, 0x02, 0x0A, 0x04])
+    #expect(gap.manufacturerDataBytes == Data([0x59, 0x00, 0x02]) && gap.txPowerLevel == 4 && gap.hasScanResponse)
+}
+
 @Test func gattAndHostErrorsMapAsIOSReportsThem() {
     #expect(BackendError(GATTError.att(.insufficientAuthentication, handle: 0x49)) == .att(ATTError(rawValue: 0x05)))
     #expect(BackendError(GATTError.att(.init(rawValue: 0x80), handle: 0x4B)) == .att(ATTError(rawValue: 0x80)))

@@ -131,7 +131,8 @@ extension SerialHost {
     /// command, or in full-host mode an ATT response or a fresh connection attempt). The answer is then reached in the
     /// time it takes to skip the reports, not to handle them, so a connect's steps or a stop during a flood of
     /// advertisers do not wait behind it. In a reader's turn (``TurnFlush``) an app's request that comes during the
-    /// read runs before the read's next packet, after what the packets before it found is posted; outside a turn a
+    /// read runs once the packet at hand is handled, before the next, after what the packets so far found is posted;
+    /// outside a turn a
     /// request waiting for the queue counts as an answer waited for (``requestWaits``): it runs after the read at hand
     /// is skipped, not handled. A dropped advertiser is heard again
     /// at its next advertisement. Extended reports of extended PDUs are never dropped here: they may be pieces of a
@@ -146,19 +147,24 @@ extension SerialHost {
                  _ receive: (HCIPacketType, ArraySlice<UInt8>) -> Void) {
         var shedding: Bool?
         var shed = 0, handledReports = 0
-        // A reader's turn: an app's request that comes during the read runs before the next packet.
+        // A reader's turn: an app's request that comes during the read runs once the packet at hand is handled.
         let flush = TurnFlush.current
         // The walk calls the body only while it runs, as the three closures live: none escapes.
         withoutActuallyEscaping(receive) { receive in
             withoutActuallyEscaping(awaiting) { awaiting in
                 withoutActuallyEscaping(behind) { behind in
                     walk { type, bytes in
-                        if let flush, flush.hasWaitingRequests {
-                            // What the packets before found goes first (a stop must not overtake it), then the
-                            // request; the skip is decided again, as the request (a connect) may now await an answer.
-                            flushDiscoveries()
-                            flush.runRequests()
-                            shedding = nil
+                        // After the packet, before the next: what the packets so far found goes first (a stop must
+                        // not overtake it), then the request; the skip is decided again, as the request (a connect)
+                        // may now await an answer. After, not before: a request that tears the host down (a failed
+                        // write) ends the walk there, as the transport looks whether it is still open after each
+                        // packet, so no packet is handled by a host that is gone.
+                        defer {
+                            if let flush, flush.hasWaitingRequests {
+                                flushDiscoveries()
+                                flush.runRequests()
+                                shedding = nil
+                            }
                         }
                         if type == .event, HCIEvent.isLegacyAdvertisingReport(bytes) {
                             if shedding == nil { shedding = (awaiting() || requestWaits) && behind() }

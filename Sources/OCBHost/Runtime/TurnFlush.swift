@@ -23,8 +23,8 @@ package final class TurnFlush: @unchecked Sendable {
     /// Runs `work` on `queue` as an app's request (a connect, a stop, a GATT operation): while it waits for the queue,
     /// the queue's flush point says so (``hasWaitingRequests``), and a reader's turn yields the queue instead of going
     /// on with a flood (``DescriptorChannel`` reads no more, a ``SerialBatcher`` hands what the turn read over after
-    /// it). The reader runs the request between two packets of the read at hand (the host's `receive` looks before
-    /// each packet, after posting what the packets before it found), on the reader's thread, before anything the
+    /// it). The reader runs the request between two packets of the read at hand (the host's `receive` looks after
+    /// each packet, and posts what the packets so far found first), on the reader's thread, before anything the
     /// turn read is handed over; a turn's end runs it when it came after the read's last packet, and a block queued on
     /// `queue` when no turn comes first. So the request waits for at most the packet at hand, not for the rest of a
     /// read of a flood, nor for a thread of the queue to be woken on a machine whose cores the flood keeps busy.
