@@ -18,6 +18,9 @@ enum ConnectPhases {
         /// connect() to the host handing LE (Extended) Create Connection to the socket; nil when the host's timeline
         /// has no such write within the connect.
         var toHostWrite: Double?
+        /// The peer handing over LE (Enhanced) Connection Complete to the host taking it (the socket, and the host
+        /// reading what came before it); nil without a host timeline of events.
+        var toHostRead: Double?
         var atPeer: Double
         var toApp: Double
         var queuedAhead: Int
@@ -56,9 +59,10 @@ enum ConnectPhases {
 
     /// Each span's split: the first "create" within it, the first "complete" after that within it; a span without
     /// both is left out.
-    /// `hostWrites`: the host's commands (CLOCK_MONOTONIC seconds, opcode), from ``Host/HostTimeline``.
+    /// `hostWrites`: the host's commands (CLOCK_MONOTONIC seconds, opcode), `hostReads` the events it took (seconds,
+    /// event code, first parameter), from ``Host/HostTimeline``.
     static func split(_ spans: [(start: Double, end: Double)], _ events: [Event],
-                      hostWrites: [(at: Double, opcode: UInt16)] = []) -> [Split] {
+                      hostWrites: [(at: Double, opcode: UInt16)] = [], hostReads: [(at: Double, code: UInt8, first: UInt8?)] = []) -> [Split] {
         spans.compactMap { span in
             guard let create = events.first(where: { $0.event == "create" && $0.at >= span.start && $0.at <= span.end }),
                   let complete = events.first(where: { $0.event == "complete" && $0.at >= create.at && $0.at <= span.end })
@@ -67,7 +71,10 @@ enum ConnectPhases {
             let acl = events.first { $0.event == "acl" && $0.at >= complete.at && $0.at <= span.end }
             // LE Create Connection (0x200D) or LE Extended Create Connection (0x2043), Core v5.4 Vol 4 Part E §7.8.12, §7.8.66.
             let written = hostWrites.first { ($0.opcode == 0x200D || $0.opcode == 0x2043) && $0.at >= span.start && $0.at <= create.at }
+            // LE Meta (0x3E) LE Connection Complete (0x01) or LE Enhanced Connection Complete (0x0A), §7.7.65.1, §7.7.65.10.
+            let read = hostReads.first { $0.code == 0x3E && ($0.first == 0x01 || $0.first == 0x0A) && $0.at >= complete.at && $0.at <= span.end }
             return Split(toPeer: create.at - span.start, toHostWrite: written.map { $0.at - span.start },
+                         toHostRead: read.map { $0.at - complete.at },
                          atPeer: complete.at - create.at, toApp: span.end - complete.at,
                          queuedAhead: complete.queued, toNextCommand: next.map { $0.at - complete.at },
                          toFirstACL: acl.map { $0.at - complete.at })
@@ -94,12 +101,14 @@ enum ConnectPhases {
         func median(_ values: [Double]) -> String { String(format: "%.1f", values.sorted()[values.count / 2] * 1000) }
         func maximum(_ values: [Double]) -> String { String(format: "%.1f", (values.max() ?? 0) * 1000) }
         let queued = splits.map(\.queuedAhead).sorted()
-        let written = splits.compactMap(\.toHostWrite)
+        let written = splits.compactMap(\.toHostWrite), taken = splits.compactMap(\.toHostRead)
         let line = "\(splits.count) connects, median (max) ms: connect() to the host writing LE Create Connection "
             + (written.isEmpty ? "unknown" : "\(median(written)) (\(maximum(written)))") + ", to the peer taking it "
             + "\(median(splits.map(\.toPeer))) (\(maximum(splits.map(\.toPeer)))), the peer to its LE Connection Complete "
             + "\(median(splits.map(\.atPeer))) (\(maximum(splits.map(\.atPeer)))), that to didConnect "
-            + "\(median(splits.map(\.toApp))) (\(maximum(splits.map(\.toApp)))); bytes the peer held ahead of it: median "
+            + "\(median(splits.map(\.toApp))) (\(maximum(splits.map(\.toApp))))"
+            + (taken.isEmpty ? "" : ", of which to the host taking it \(median(taken)) (\(maximum(taken)))")
+            + "; bytes the peer held ahead of it: median "
             + "\(queued[queued.count / 2]), max \(queued.last ?? 0); from it to the peer taking the host's next command "
             + "\(optionalMedian(splits.compactMap(\.toNextCommand))), its first ACL data \(optionalMedian(splits.compactMap(\.toFirstACL)))"
         func optionalMedian(_ values: [Double]) -> String { values.isEmpty ? "none" : median(values) }

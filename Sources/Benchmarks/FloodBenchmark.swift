@@ -114,9 +114,13 @@ func runFloodBenchmark(count: Int, quietConnects: Int = 15, floodConnects: Int =
     setenv("OCB_PEER_TIMELINE", timeline, 1)
     defer { unlink(timeline) }
     // The host notes when it hands each command to the socket (HostTimeline): the first part of a connect split there.
-    let hostWrites = HostWrites()
+    let hostWrites = HostWrites(), hostReads = HostReads()
     HostTimeline.observeCommands { opcode in hostWrites.append(opcode) }
-    defer { HostTimeline.observeCommands(nil) }
+    HostTimeline.observeEvents { code, first in hostReads.append(code, first) }
+    defer {
+        HostTimeline.observeCommands(nil)
+        HostTimeline.observeEvents(nil)
+    }
     var quietSpans: [(start: Double, end: Double)] = [], floodSpans: [(start: Double, end: Double)] = []
     let peer: VirtualPeer
     do { peer = try VirtualPeer(controllers: 1) } catch { return fail("the virtual peer did not start: \(error)") }
@@ -189,9 +193,9 @@ func runFloodBenchmark(count: Int, quietConnects: Int = 15, floodConnects: Int =
     print("during each of those floods: \(duringDiscovered.map(String.init).joined(separator: ", ")) discovered, "
           + "\(shed.map(String.init).joined(separator: ", ")) dropped (counted, most skipped unread while the connect waited)")
     let events = ConnectPhases.read(timeline)
-    let writes = hostWrites.values
-    let quietSplits = ConnectPhases.split(quietSpans, events, hostWrites: writes)
-    let floodSplits = ConnectPhases.split(floodSpans, events, hostWrites: writes)
+    let writes = hostWrites.values, reads = hostReads.values
+    let quietSplits = ConnectPhases.split(quietSpans, events, hostWrites: writes, hostReads: reads)
+    let floodSplits = ConnectPhases.split(floodSpans, events, hostWrites: writes, hostReads: reads)
     let quietStack = ConnectPhases.stackPart(quietSplits), floodStack = ConnectPhases.stackPart(floodSplits)
     if !quietStack.isEmpty, !floodStack.isEmpty {
         print(String(format: "the stack's part of a connect (connect() to the peer taking the command, its Connection Complete to "
@@ -226,6 +230,17 @@ private final class HostWrites: @unchecked Sendable {
         lock.withLock { stored.append((at, opcode)) }
     }
     var values: [(at: Double, opcode: UInt16)] { lock.withLock { stored } }
+}
+
+/// The events the host took (CLOCK_MONOTONIC seconds, code, first parameter), noted on the host's queue.
+private final class HostReads: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [(at: Double, code: UInt8, first: UInt8?)] = []
+    func append(_ code: UInt8, _ first: UInt8?) {
+        let at = ConnectPhases.monotonic()
+        lock.withLock { stored.append((at, code, first)) }
+    }
+    var values: [(at: Double, code: UInt8, first: UInt8?)] { lock.withLock { stored } }
 }
 
 /// A Double set on one thread and read on another.

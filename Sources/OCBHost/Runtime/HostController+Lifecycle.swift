@@ -191,6 +191,7 @@ extension HostController {
         case .event:
             // The scan path: a well-formed report event of legacy PDUs goes to the scan read in place, not decoded into values.
             if let reports = LEAdvertisingReportView(eventPacket: bytes), observe(reports) { return }
+            HostTimeline.eventRead(bytes)
             do {
                 let event = try HCIEvent(bytes: Array(bytes))
                 handleEvent(event)
