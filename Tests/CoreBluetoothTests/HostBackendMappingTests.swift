@@ -134,6 +134,27 @@ private func fullParseReport(_ device: DiscoveredDevice) -> AdvertisementReport 
     #expect(gap.manufacturerDataBytes == Data([0x59, 0x00, 0x02]) && gap.txPowerLevel == 4 && gap.hasScanResponse)
 }
 
+/// The backend's last report per advertiser, changed in place when the advertiser's data changes: data A, then B,
+/// then B again at another RSSI (the parse reused, the RSSI new), then A again; a report handed out before keeps its
+/// own content whatever the entry holds later. Complete Local Names "A" and "B" (Core Supplement v11 Part A §1.2).
+@Test func theLastReportPerAdvertiserFollowsItsData() throws {
+    let backend = HostCentralBackend(host: HostController(configuration: HostConfiguration(makeTransport: {
+        throw HCITransportError.noBluetoothSupport
+    })))
+    let peer = PeerAddress(address: try #require(BluetoothAddress("C1:B0:00:00:00:05")), type: .random)
+    func device(_ name: UInt8, rssi: Int8) -> DiscoveredDevice {
+        DiscoveredDevice(peer: peer, rssi: rssi, isConnectable: true, advertisingData: [0x02, 0x09, name], scanResponseData: nil)
+    }
+    let first = backend.report(for: device(0x41, rssi: -40))
+    let second = backend.report(for: device(0x42, rssi: -50))
+    let again = backend.report(for: device(0x42, rssi: -55))
+    let back = backend.report(for: device(0x41, rssi: -60))
+    #expect(first.localName == "A" && first.rssi == -40, "a report handed out keeps its content")
+    #expect(second.localName == "B" && again.localName == "B" && again.rssi == -55 && again.hasSameContent(as: second))
+    #expect(back.localName == "A" && back.rssi == -60 && back.hasSameContent(as: first) && !back.hasSameContent(as: second))
+    #expect(backend.parsedReports.count == 1, "one entry for the advertiser")
+}
+
 @Test func gattAndHostErrorsMapAsIOSReportsThem() {
     #expect(BackendError(GATTError.att(.insufficientAuthentication, handle: 0x49)) == .att(ATTError(rawValue: 0x05)))
     #expect(BackendError(GATTError.att(.init(rawValue: 0x80), handle: 0x4B)) == .att(ATTError(rawValue: 0x80)))
