@@ -58,6 +58,38 @@ import Testing
         #expect(packets.values.last == [0x0E, 0x04, 0x01, 0x0B, 0x20, 0x00])
     }
 
+    /// An app's request run in the middle of a reader's turn (as the host's `receive` runs one between two packets)
+    /// ends the turn's reading after the read at hand: a block queued on the queue before the request runs before the
+    /// next read, so what the controller answers to the request (in a later read) never overtakes that block (a
+    /// `withGATT` body asked before a disconnect saw the Disconnection Complete first, and no link).
+    @Test func aRequestRunMidTurnEndsTheTurnsReadingAfterTheReadAtHand() throws {
+        let transport = MemoryTransport(chunkSize: 260) { _, _ in }
+        let queue = DispatchQueue(label: "memory-transport-mid-turn")
+        TurnFlush.install(on: queue)
+        let order = MemoryTestLog<String>()
+        let done = DispatchSemaphore(value: 0)
+        try transport.open(queue: queue, onPackets: { walk in
+            walk { _, bytes in
+                let last = bytes[bytes.startIndex + 6]
+                order.append("report \(last)")
+                if last == 1 {
+                    queue.async { order.append("block") }
+                    TurnFlush.request(on: queue) { order.append("request") }
+                    TurnFlush.current?.runRequests()
+                }
+                if last == 40 { done.signal() }
+            }
+        }, onClose: { _ in })
+        // 40 reports of 18 octets in chunks of 260: the first read holds 14 of them, the rest come in later reads.
+        transport.receive((1...40).flatMap { Self.report(UInt8($0)) })
+        #expect(done.wait(timeout: .now() + 5) == .success)
+        let log = order.values
+        let block = try #require(log.firstIndex(of: "block"))
+        #expect(log.firstIndex(of: "request") == 1, "the request ran where it was asked")
+        #expect(log[..<block].filter { $0.hasPrefix("report") } == (1...14).map { "report \($0)" },
+                "the read at hand is finished, then the block queued before the request runs before the next read")
+    }
+
     @Test func aStreamSplitAnywhereIsFramedWholeInOrder() throws {
         let transport = MemoryTransport(chunkSize: 300) { _, _ in }
         let recorder = TransportRecorder()

@@ -13,6 +13,8 @@ package final class TurnFlush: @unchecked Sendable {
     static let key = DispatchSpecificKey<TurnFlush>()
 
     private var inTurn = false
+    /// A request ran in the middle of the current turn (``runRequests()``): the reader reads no more in this turn.
+    private var ranRequestMidTurn = false
     private var pending: [() -> Void] = []
     /// Requests of the app submitted with ``request(on:_:)`` that have not begun (any thread), in order: at most the
     /// app's own, a handful.
@@ -48,10 +50,20 @@ package final class TurnFlush: @unchecked Sendable {
     }
 
     /// Runs the requests waiting, oldest first (on the queue): each one's block, a reader between two packets of its
-    /// read (``SerialHost``'s `receive`), or a turn's end, whichever comes first.
+    /// read (``SerialHost``'s `receive`), or a turn's end, whichever comes first. Run in the middle of a turn, it ends
+    /// the turn's reading after the read at hand (``yieldsAfterRead``).
     func runRequests() {
-        while let work = takeRequest() { work() }
+        while let work = takeRequest() {
+            if inTurn { ranRequestMidTurn = true }
+            work()
+        }
     }
+
+    /// True once a request ran in the middle of the current turn: the reader reads no more in this turn, so what the
+    /// controller answers to it is read in a later turn, after the blocks queued on the queue before the request (a
+    /// `withGATT` body asked before a disconnect runs before the Disconnection Complete is read), as when requests
+    /// ran only at a turn's end.
+    var yieldsAfterRead: Bool { ranRequestMidTurn }
 
     /// Gives `queue` a flush point (once, when the host makes its queue).
     static func install(on queue: DispatchQueue) {
@@ -74,6 +86,7 @@ package final class TurnFlush: @unchecked Sendable {
     func turn<T>(_ body: () -> T) -> T {
         guard !inTurn else { return body() }
         inTurn = true
+        ranRequestMidTurn = false
         let result = body()
         var index = 0
         while true {
@@ -88,6 +101,7 @@ package final class TurnFlush: @unchecked Sendable {
         }
         pending.removeAll(keepingCapacity: pending.count <= 64)
         inTurn = false
+        ranRequestMidTurn = false
         return result
     }
 

@@ -177,7 +177,8 @@ final class DescriptorChannel: @unchecked Sendable {
         defer { chunkBehind = false }
         for index in 0..<Self.readsPerTurn {
             guard isOpen else { return true }
-            if flush?.hasWaitingRequests == true { return progressed }
+            // An app's request waits, or one ran in this turn's read: yield (what answers it comes in a later turn).
+            if let flush, flush.hasWaitingRequests || flush.yieldsAfterRead { return progressed }
             let count = Glibc.read(descriptor, buffer.baseAddress, readCapacity)
             if count > 0 {
                 progressed = true

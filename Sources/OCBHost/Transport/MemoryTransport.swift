@@ -167,7 +167,7 @@ public final class MemoryTransport: HCITransport, @unchecked Sendable {
         unread = true
         defer { chunkBehind = false }
         for _ in 0..<DescriptorChannel.readsPerTurn {
-            if flush?.hasWaitingRequests == true { return true }
+            if let flush, flush.hasWaitingRequests || flush.yieldsAfterRead { return true }
             guard let (chunk, behind) = nextChunk(ignoringState: ignoringState) else {
                 unread = false
                 return false
