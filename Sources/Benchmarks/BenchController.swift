@@ -25,6 +25,8 @@ final class BenchController: @unchecked Sendable {
     private var cpuUsed = 0.0
     private var processCPUAtStart = 0.0
     private var peripheral: BenchPeripheral?
+    /// Answers the commands it returns true for, with the writer it is given (``BacklogBenchmark``'s connect).
+    private let onCommand: ((_ opcode: UInt16, _ write: ([UInt8]) -> Bool) -> Bool)?
 
     /// When the stream's first byte was written; nil before.
     var streamStart: ContinuousClock.Instant? { lock.withLock { started } }
@@ -36,7 +38,10 @@ final class BenchController: @unchecked Sendable {
     /// Opens the listener and starts the thread; nil when loopback TCP is unavailable.
     /// `marker` is written again every 5 ms after the stream until ``stop()``: the report that tells the benchmark the
     /// stream went through, even when a bound dropped its first copy.
-    init?(stream: [UInt8], marker: [UInt8], peripheral: BenchPeripheral? = nil) {
+    /// `onCommand`, when given, sees each command first and answers those it returns true for itself.
+    init?(stream: [UInt8], marker: [UInt8], peripheral: BenchPeripheral? = nil,
+          onCommand: ((_ opcode: UInt16, _ write: ([UInt8]) -> Bool) -> Bool)? = nil) {
+        self.onCommand = onCommand
         self.stream = stream
         self.marker = marker
         self.peripheral = peripheral
@@ -75,6 +80,10 @@ final class BenchController: @unchecked Sendable {
     private func serve() {
         let fd = accept(listener, nil, nil)
         guard fd >= 0 else { return }
+        // As a controller on TCP does (Bumble's asyncio transport, Python ≥ 3.6): no write waits behind Nagle's algorithm for
+        // the host's delayed ACK (up to 40 ms between a Command Status and the event after it).
+        var one: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         lock.withLock { connection = fd }
         defer { Glibc.close(fd) }
         var pending: [UInt8] = []
@@ -92,6 +101,7 @@ final class BenchController: @unchecked Sendable {
                     guard write(fd, reply.reply) else { return }
                     startsStream = reply.subscribed
                 case .command(let opcode, let parameters):
+                    if let onCommand, onCommand(opcode, { write(fd, $0) }) { continue }
                     if let answer = peripheral?.answer(opcode, parameters) {
                         guard write(fd, answer) else { return }
                     } else {

@@ -66,7 +66,7 @@ enum WakeFloorBenchmark {
     }
 
     /// A connected loopback TCP pair (reader non-blocking, writer with TCP_NODELAY), as the host and a controller are.
-    private static func connectedPair() -> (Int32, Int32)? {
+    static func connectedPair() -> (Int32, Int32)? {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard listener >= 0 else { return nil }
         defer { Glibc.close(listener) }

@@ -12,6 +12,8 @@
 //   LE Advertising Reports over H4 (in memory by default, or loopback TCP) through Host and CoreBluetooth to didDiscover, reports per second
 //      or: swift run -c release Benchmarks --notification-path [--notifications N] [--passes N]
 //   Handle Value Notifications over H4 (loopback TCP) through every layer to didUpdateValueFor, CPU per notification
+//      or: swift run -c release Benchmarks --backlog N [--passes N]
+//   a connect's LE Connection Complete behind N buffered advertising reports (loopback TCP): how soon the host takes it
 //      or: swift run -c release Benchmarks --flood N
 //   N distinct advertisers from the virtual peer through CBCentralManager: connect time with and without, memory
 
@@ -38,6 +40,7 @@ var scanCases: Set<String> = []
 var scanWiring = ScanPathBenchmark.Wiring.memory
 var scanAdvertisers = 1_000
 var floodCount: Int?
+var backlogCount: Int?
 var notificationPath = false
 while let argument = arguments.popFirst() {
     switch argument {
@@ -50,6 +53,7 @@ while let argument = arguments.popFirst() {
     case "--scan-path": scanPath = true
     case "--advertisers": scanAdvertisers = arguments.popFirst().flatMap { Int($0) }.map { max(1, $0) } ?? scanAdvertisers
     case "--flood": floodCount = arguments.popFirst().flatMap { Int($0) }.map { max(1, $0) } ?? 100_000
+    case "--backlog": backlogCount = arguments.popFirst().flatMap { Int($0) }.map { max(1, $0) } ?? 100_000
     case "--scan-case": scanCases.formUnion((arguments.popFirst() ?? "").split(separator: ",").map(String.init))
     case "--scan-wiring":
         let name = arguments.popFirst() ?? ""
@@ -86,6 +90,9 @@ do {
     exit(1)
 }
 if let path = writeADCorpus { exit(ADCorpusBenchmark.write(corpus, to: path) ? 0 : 1) }
+if let backlogCount {
+    exit(BacklogBenchmark.run(payloads: corpus.advertisingData, backlog: backlogCount, rounds: fixedPasses ?? 7) ? 0 : 1)
+}
 if scanPath {
     exit(ScanPathBenchmark.run(payloads: corpus.advertisingData, reports: scanReports, advertisers: scanAdvertisers,
                                passes: fixedPasses ?? 2, cases: scanCases, wiring: scanWiring) ? 0 : 1)

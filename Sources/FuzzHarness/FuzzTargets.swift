@@ -165,6 +165,40 @@ struct FuzzTarget: Sendable {
         }
         check(framed == packets, "the in-place framer hands over other packets than the decoder")
         check((framedError == nil) == (error == nil), "the in-place framer fails where the decoder does not, or not where it does")
+
+        // Passing over at the body's request (a shedding host): after each legacy advertising report handed over
+        // (when the seed's bit 2 is set, after every second one) the framer passes over those that follow. What it
+        // hands over and what it passes over are the decoder's packets, in order, and only reports are passed over.
+        var skipper = H4Decoder()
+        var handed: [HCIPacket] = []
+        var passedOver = 0
+        var skipperError: H4Error?
+        var reports = 0
+        for read in reads {
+            do throws(H4Error) {
+                passedOver += try skipper.frames(in: Array(read), stepping: { type, packetBytes in
+                    handed.append(HCIPacket(type: type, bytes: Array(packetBytes)))
+                    guard type == .event, HCIEvent.isLegacyAdvertisingReport(packetBytes) else { return .next }
+                    reports += 1
+                    return seed & 4 == 0 || reports % 2 == 0 ? .skipLegacyAdvertisingReports : .next
+                })
+            } catch {
+                skipperError = error
+                break
+            }
+        }
+        var next = 0, removed = 0
+        for packet in packets {
+            if next < handed.count, handed[next] == packet {
+                next += 1
+            } else {
+                check(packet.type == .event && HCIEvent.isLegacyAdvertisingReport(packet.bytes), "the framer passed over a packet that is not a legacy report")
+                removed += 1
+            }
+        }
+        check(next == handed.count, "the framer handed over a packet the decoder did not frame, or out of order")
+        check(removed == passedOver, "the framer's count of reports passed over is not what it left out")
+        check((skipperError == nil) == (error == nil), "passing over reports changes whether the stream fails")
     }
 
     /// L2CAPRecombiner (Vol 3 Part A §7.2) on ACL packets built from the input: per packet one byte (bits 0-1 the

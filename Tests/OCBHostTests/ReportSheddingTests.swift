@@ -211,3 +211,46 @@ private func eventually(_ condition: () -> Bool) -> Bool {
     }
     #expect(sentBeforeReturning)
 }
+
+/// Over the H4 framer the host reads with (``MemoryTransport``, reads of 1,800 bytes, 100 reports each): a fresh
+/// attempt's LE Connection Complete (§7.7.65.1) behind 500 reports of distinct advertisers, and 500 more after it, in
+/// one write. Behind, the host sheds the first report of each read and the framer passes over the rest at its request
+/// (``HCI/H4FrameStep/skipLegacyAdvertisingReports``); every one of the 500 is counted, none is discovered, the link
+/// comes up, and the 500 after the answer (nothing awaited any more) are discovered.
+@Test(.timeLimit(.minutes(1))) func reportsPassedOverByTheH4FramerAreCountedAndTheAnswerBehindThemIsHandled() async throws {
+    let createConnectionSent = Mutex(false)
+    let transport = MemoryTransport(chunkSize: 1_800) { packet, transport in
+        guard let answer = ScriptedController.commandComplete(answering: packet) else { return }
+        // LE Create Connection or LE Extended Create Connection (§7.8.12, §7.8.66: this controller lists both).
+        if answer.opcode == 0x200D || answer.opcode == 0x2043 { createConnectionSent.withLock { $0 = true } }
+        transport.receive([HCIPacketType.event.rawValue] + answer.event)
+    }
+    let host = HostController(configuration: HostConfiguration(makeTransport: { transport }))
+    let log = EventLog()
+    host.setEventHandler(queue: DispatchQueue(label: "ReportSheddingTests.h4")) { log.append($0) }
+    defer { host.stop() }
+    try await host.start()
+    try await host.startScan(ScanOptions(isActive: false, controllerFiltersDuplicates: false, hostFiltersDuplicates: false))
+    let peer = PeerAddress(try #require(BluetoothAddress("C0:00:00:00:BE:EF")), type: .random)
+    host.connect(to: peer, options: ConnectOptions(timeout: nil))
+    #expect(eventually { createConnectionSent.withLock { $0 } })
+    // H4 LE Advertising Reports (§7.7.65.2), ADV_NONCONN_IND from random C1:00:00:00:hi:lo, Flags 0x06, RSSI −60.
+    func reports(_ range: Range<Int>) -> [UInt8] {
+        range.flatMap { index -> [UInt8] in
+            [0x04, 0x3E, 0x0F, 0x02, 0x01, 0x03, 0x01, UInt8(index & 0xFF), UInt8(index >> 8), 0x00, 0x00, 0x00, 0xC1,
+             0x03, 0x02, 0x01, 0x06, 0xC4]
+        }
+    }
+    // Success, handle 0x0040, central, random C0:00:00:00:BE:EF, interval 30 ms, latency 0, timeout 720 ms.
+    let connectionComplete: [UInt8] = [0x04, 0x3E, 19, 0x01, 0x00, 0x40, 0x00, 0x00, 0x01, 0xEF, 0xBE, 0x00, 0x00, 0x00, 0xC0,
+                                       0x18, 0x00, 0x00, 0x00, 0x48, 0x00, 0x00]
+    transport.receive(reports(0..<500) + connectionComplete + reports(500..<1_000))
+    #expect(log.first(within: 5) { event -> Bool? in
+        if case .connected(let info) = event, info.peer == peer { return true }
+        return nil
+    } == true)
+    #expect(log.waitUntil { $0.compactMap(\.discovered).count >= 500 })
+    #expect(host.droppedDiscoveryCount == 500)
+    let discovered = log.all.compactMap(\.discovered).map { Int($0.peer.address.value & 0xFFFF) }
+    #expect(discovered.count == 500 && discovered.first == 500 && discovered.last == 999 && discovered == Array(500..<1_000))
+}

@@ -35,7 +35,7 @@ final class ScriptedController: HCITransport, @unchecked Sendable {
 
     func open(queue: DispatchQueue, onPacket: @escaping @Sendable (HCIPacket) -> Void,
               onClose: @escaping @Sendable (HCITransportError?) -> Void) throws(HCITransportError) {
-        try open(queue: queue, onPackets: { walk in walk { type, bytes in onPacket(HCIPacket(type: type, bytes: Array(bytes))) } },
+        try open(queue: queue, onPackets: { walk in _ = walk { type, bytes in onPacket(HCIPacket(type: type, bytes: Array(bytes))); return .next } },
                  onClose: onClose)
     }
 
@@ -51,11 +51,18 @@ final class ScriptedController: HCITransport, @unchecked Sendable {
 
     func send(_ packet: HCIPacket) throws(HCITransportError) {
         if packet.type == .acl { lock.withLock { acl += 1 } }
-        guard packet.type == .command, packet.bytes.count >= 3 else { return }
+        guard let answer = Self.commandComplete(answering: packet) else { return }
+        lock.withLock { sent.append(answer.opcode) }
+        inject(answer.event)
+    }
+
+    /// The Command Complete event (§7.7.14; code, length, parameters) this controller answers a command `packet` with,
+    /// and the command's opcode; nil for any other packet.
+    static func commandComplete(answering packet: HCIPacket) -> (opcode: UInt16, event: [UInt8])? {
+        guard packet.type == .command, packet.bytes.count >= 3 else { return nil }
         let opcode = UInt16(packet.bytes[0]) | UInt16(packet.bytes[1]) << 8
-        lock.withLock { sent.append(opcode) }
-        let parameters = [0x01, UInt8(opcode & 0xFF), UInt8(opcode >> 8)] + Self.returnParameters(opcode, Array(packet.bytes.dropFirst(3)))
-        inject([0x0E, UInt8(parameters.count)] + parameters)
+        let parameters = [0x01, UInt8(opcode & 0xFF), UInt8(opcode >> 8)] + returnParameters(opcode, Array(packet.bytes.dropFirst(3)))
+        return (opcode, [0x0E, UInt8(parameters.count)] + parameters)
     }
 
     func close() {
@@ -69,7 +76,7 @@ final class ScriptedController: HCITransport, @unchecked Sendable {
     /// Delivers one event (code, length, parameters) to the host, after everything delivered before it.
     /// Hands `event` to the host at once, on the caller's thread: call it on the host's queue (a read being handled).
     func injectInPlace(_ event: [UInt8]) {
-        lock.withLock { onPackets }? { body in body(.event, event[...]) }
+        lock.withLock { onPackets }? { body in _ = body(.event, event[...]); return 0 }
     }
 
     /// Delivers `packets` (type, bytes without the H4 indicator) to the host as one read, after everything delivered
@@ -78,9 +85,7 @@ final class ScriptedController: HCITransport, @unchecked Sendable {
         let (queue, onPackets) = lock.withLock { (self.queue, self.onPackets) }
         guard let queue, let onPackets else { return }
         queue.async {
-            onPackets { body in
-                for (type, bytes) in packets { body(type, bytes[...]) }
-            }
+            onPackets { body in Self.walk(packets) { type, bytes, _ in body(type, bytes) } }
         }
     }
 
@@ -93,13 +98,35 @@ final class ScriptedController: HCITransport, @unchecked Sendable {
         queue.async {
             around {
                 onPackets { body in
-                    for (index, (type, bytes)) in packets.enumerated() {
-                        body(type, bytes[...])
-                        between(index)
+                    Self.walk(packets, passed: between) { type, bytes, index in
+                        defer { between(index) }
+                        return body(type, bytes)
                     }
                 }
             }
         }
+    }
+
+    /// Walks `packets` as an H4 stream's framer does (``HCI/H4Decoder/frames(in:stepping:)``): each to `body` with its
+    /// index, except that after a ``HCI/H4FrameStep/skipLegacyAdvertisingReports`` the legacy advertising report
+    /// events that follow are passed over and counted (each index to `passed`); stops at ``HCI/H4FrameStep/stop``.
+    /// Returns the count passed over.
+    private static func walk(_ packets: [(HCIPacketType, [UInt8])], passed: (Int) -> Void = { _ in },
+                             _ body: (HCIPacketType, ArraySlice<UInt8>, Int) -> H4FrameStep) -> Int {
+        var passedOver = 0, skipping = false
+        for (index, (type, bytes)) in packets.enumerated() {
+            if skipping, type == .event, HCIEvent.isLegacyAdvertisingReport(bytes) {
+                passedOver += 1
+                passed(index)
+                continue
+            }
+            switch body(type, bytes[...], index) {
+            case .stop: return passedOver
+            case .next: skipping = false
+            case .skipLegacyAdvertisingReports: skipping = true
+            }
+        }
+        return passedOver
     }
 
     func inject(_ event: [UInt8]) {

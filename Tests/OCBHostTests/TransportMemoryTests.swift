@@ -43,7 +43,7 @@ import Testing
         let packets = MemoryTestLog<[UInt8]>()
         let answered = DispatchSemaphore(value: 0)
         try transport.open(queue: queue, onPackets: { walk in
-            walk { _, bytes in
+            _ = walk { _, bytes in
                 packets.append(Array(bytes))
                 if packets.values.count == 1 {
                     // LE Set Scan Parameters (0x200B), sent once the turn that read this report has ended.
@@ -51,6 +51,7 @@ import Testing
                 } else {
                     answered.signal()
                 }
+                return .next
             }
         }, onClose: { _ in })
         transport.receive(Self.report(1))
@@ -69,7 +70,7 @@ import Testing
         let order = MemoryTestLog<String>()
         let done = DispatchSemaphore(value: 0)
         try transport.open(queue: queue, onPackets: { walk in
-            walk { _, bytes in
+            _ = walk { _, bytes in
                 let last = bytes[bytes.startIndex + 6]
                 order.append("report \(last)")
                 if last == 1 {
@@ -78,6 +79,7 @@ import Testing
                     TurnFlush.current?.runRequests()
                 }
                 if last == 40 { done.signal() }
+                return .next
             }
         }, onClose: { _ in })
         // 40 reports of 18 octets in chunks of 260: the first read holds 14 of them, the rest come in later reads.
@@ -114,11 +116,12 @@ import Testing
         let total = 18 * 100 * 10  // ten chunks of a hundred reports: more than one turn of eight reads
         let counted = MemoryTestLog<Int>()
         try transport.open(queue: queue, onPackets: { walk in
-            walk { _, _ in
+            _ = walk { _, _ in
                 counted.append(0)
                 let packets = counted.values.count
                 if packets % 100 == 0 { seen.append((transport.isBehind, transport.hasUnreadInput)) }
                 if packets == total / 18 { done.signal() }
+                return .next
             }
         }, onClose: { _ in })
         transport.receive((0..<(total / 18)).flatMap { Self.report(UInt8(truncatingIfNeeded: $0)) })
@@ -134,7 +137,7 @@ import Testing
     @Test func bytesReceivedSinceTheLastReadAreInputWaiting() throws {
         let transport = MemoryTransport { _, _ in }
         let queue = DispatchQueue(label: "memory-transport-unread")
-        try transport.open(queue: queue, onPackets: { walk in walk { _, _ in } }, onClose: { _ in })
+        try transport.open(queue: queue, onPackets: { walk in _ = walk { _, _ in .next } }, onClose: { _ in })
         queue.sync {}
         let (before, after) = queue.sync { () -> (Bool, Bool) in
             let before = transport.hasInputWaiting

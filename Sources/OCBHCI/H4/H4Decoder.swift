@@ -79,44 +79,81 @@ public struct H4Decoder: Sendable {
     /// Throws ``H4Error/badPacketIndicator(_:offset:)`` at a byte that is not an indicator, after every packet before it
     /// was handed over; the decoder then stays failed, as with ``next()``. Mixing with ``push(_:)``/``next()`` is allowed.
     public mutating func frames(in chunk: [UInt8], _ body: (HCIPacketType, ArraySlice<UInt8>) -> Bool) throws(H4Error) {
+        try frames(in: chunk, stepping: { type, bytes in body(type, bytes) ? .next : .stop })
+    }
+
+    /// ``frames(in:_:)`` whose `body` says what comes next (``H4FrameStep``): the next packet, stop, or pass over the
+    /// legacy advertising report events that follow in `chunk` without handing them over (a packet still being
+    /// completed in the decoder's buffer is never passed over: the run starts in `chunk`). Returns how many reports
+    /// it passed over. Throws as ``frames(in:_:)``; a bad indicator right after a run of reports passed over throws
+    /// as it would had they been handed over.
+    @discardableResult
+    public mutating func frames(in chunk: [UInt8], stepping body: (HCIPacketType, ArraySlice<UInt8>) -> H4FrameStep) throws(H4Error) -> Int {
         if let failure { throw failure }
         // Stream offset of chunk[0].
         let chunkBase = bufferOffset + buffer.count
         var offset = 0
+        var passedOver = 0
+        var skipping = false
         // Packets begun earlier: take from the chunk only the bytes they still need, and hand them over from the buffer.
         // Here bufferOffset + buffer.count == chunkBase + offset throughout.
         while start < buffer.count {
             switch try frame(buffer, at: start, streamOffset: bufferOffset + start) {
             case .complete(let type, let end):
-                let more = body(type, buffer[(start + 1)..<end])
+                let step = body(type, buffer[(start + 1)..<end])
                 start = end
                 if start == buffer.count {
                     bufferOffset += buffer.count
                     buffer.removeAll(keepingCapacity: buffer.capacity <= 4_096)
                     start = 0
                 }
-                if !more { return keep(chunk, from: offset, chunkBase: chunkBase) }
+                if step == .stop { keep(chunk, from: offset, chunkBase: chunkBase); return passedOver }
+                skipping = step == .skipLegacyAdvertisingReports
             case .needs(let total):
                 let taken = min(start + total - buffer.count, chunk.count - offset)
-                guard taken > 0 else { return }  // the whole chunk is in the buffer, the packet still incomplete
+                guard taken > 0 else { return passedOver }  // the whole chunk is in the buffer, the packet still incomplete
                 buffer.append(contentsOf: chunk[offset..<(offset + taken)])
                 offset += taken
             }
         }
         while offset < chunk.count {
+            if skipping {
+                let (end, count) = Self.passOverLegacyAdvertisingReports(chunk, from: offset)
+                offset = end
+                passedOver &+= count
+                skipping = false
+                guard offset < chunk.count else { break }
+            }
             switch try frame(chunk, at: offset, streamOffset: chunkBase + offset) {
             case .complete(let type, let end):
-                let more = body(type, chunk[(offset + 1)..<end])
+                let step = body(type, chunk[(offset + 1)..<end])
                 offset = end
-                if !more { return keep(chunk, from: offset, chunkBase: chunkBase) }
+                if step == .stop { keep(chunk, from: offset, chunkBase: chunkBase); return passedOver }
+                skipping = step == .skipLegacyAdvertisingReports
             case .needs:
-                return keep(chunk, from: offset, chunkBase: chunkBase)
+                keep(chunk, from: offset, chunkBase: chunkBase)
+                return passedOver
             }
         }
         bufferOffset = chunkBase + chunk.count
+        return passedOver
     }
 
-    /// After ``frames(in:_:)``: the bytes of `chunk` from `offset` on are kept behind what the buffer holds.
+    /// The end of the run of whole legacy advertising report events (H4 indicator 0x04) in `chunk` from `offset`, and
+    /// how many: a tight walk over their length fields, each checked as ``HCIEvent/isLegacyAdvertisingReport(_:)-(ArraySlice<UInt8>)``.
+    /// Stops at the first other byte or packet, or one not wholly in `chunk`, which ``frame(_:at:streamOffset:)`` then takes.
+    private static func passOverLegacyAdvertisingReports(_ chunk: [UInt8], from offset: Int) -> (end: Int, count: Int) {
+        var offset = offset, count = 0
+        // Indicator, Event_Code, Parameter_Total_Length, Subevent_Code: the three after the indicator are the event's header.
+        while offset + 3 < chunk.count, chunk[offset] == HCIPacketType.event.rawValue {
+            let end = offset + 3 + Int(chunk[offset + 2])
+            guard end <= chunk.count, HCIEvent.isLegacyAdvertisingReport(chunk[(offset + 1)..<end]) else { break }
+            offset = end
+            count &+= 1
+        }
+        return (offset, count)
+    }
+
     private mutating func keep(_ chunk: [UInt8], from offset: Int, chunkBase: Int) {
         if start == buffer.count {
             buffer.removeAll(keepingCapacity: buffer.capacity <= 4_096)

@@ -139,8 +139,11 @@ extension SerialHost {
     /// chain that a missing piece would corrupt (a legacy PDU is always whole). Says so at most once a minute.
     ///
     /// The decision is made at a read's first report and kept for its reports (asked again after any other packet,
-    /// which may have ended the wait, and every ``sheddingRecheck`` reports handled, for a request come meanwhile):
-    /// a skipped report costs its framing and one look at its event code, none of the checks.
+    /// which may have ended the wait, and every ``sheddingRecheck`` reports handled, for a request come meanwhile).
+    /// The first report shed asks the transport to pass over the legacy reports that follow it in the read
+    /// (``HCI/H4FrameStep/skipLegacyAdvertisingReports``): an H4 stream then walks their length fields alone, about
+    /// 20 ns a report, with no call here; the walk's count joins the shed ones. An app's request that comes meanwhile
+    /// runs at the next packet handed over (at most one read of reports later).
     /// `skipped`, when given, sees each report dropped (a capture records every packet the controller sent).
     func receive(_ walk: HCIPacketWalk, behind: () -> Bool, awaiting: () -> Bool,
                  skipped: ((HCIPacketType, ArraySlice<UInt8>) -> Void)? = nil,
@@ -153,36 +156,43 @@ extension SerialHost {
         withoutActuallyEscaping(receive) { receive in
             withoutActuallyEscaping(awaiting) { awaiting in
                 withoutActuallyEscaping(behind) { behind in
-                    walk { type, bytes in
-                        // After the packet, before the next: what the packets so far found goes first (a stop must
-                        // not overtake it), then the request; the skip is decided again, as the request (a connect)
-                        // may now await an answer. After, not before: a request that tears the host down (a failed
-                        // write) ends the walk there, as the transport looks whether it is still open after each
-                        // packet, so no packet is handled by a host that is gone.
-                        defer {
-                            if let flush, flush.hasWaitingRequests {
-                                flushDiscoveries()
-                                flush.runRequests()
-                                shedding = nil
-                            }
-                        }
+                    // One packet: shed (the step asks the transport to pass over the reports that follow), or handled.
+                    func take(_ type: HCIPacketType, _ bytes: ArraySlice<UInt8>) -> H4FrameStep {
                         if type == .event, HCIEvent.isLegacyAdvertisingReport(bytes) {
                             if shedding == nil { shedding = (awaiting() || requestWaits) && behind() }
                             if shedding == true {
                                 shed &+= 1
-                                skipped?(type, bytes)
-                                return
+                                // Those that follow in the read are passed over by the transport, unless each must be
+                                // seen (recorded in a capture).
+                                guard let skipped else { return .skipLegacyAdvertisingReports }
+                                skipped(type, bytes)
+                                return .next
                             }
                             receive(type, bytes)
                             if let count = scan?.foundCount(), count >= SerialBatcher<HostDelivery>.turnLimit { flushDiscoveries() }
                             handledReports &+= 1
                             if handledReports % Self.sheddingRecheck == 0 { shedding = nil }
-                            return
+                            return .next
                         }
                         // What the reports before this packet found goes first: the packet may end the scan or the wait.
                         flushDiscoveries()
                         receive(type, bytes)
                         shedding = nil
+                        return .next
+                    }
+                    // The reports the transport passed over at a skip's request, beside those shed here.
+                    shed &+= walk { type, bytes in
+                        let step = take(type, bytes)
+                        // After the packet, before the next: what the packets so far found goes first (a stop must
+                        // not overtake it), then the request; the skip is decided again, as the request (a connect)
+                        // may now await an answer, so nothing is passed over unasked. After, not before: a request
+                        // that tears the host down (a failed write) ends the walk there, as the transport looks
+                        // whether it is still open after each packet, so no packet is handled by a host that is gone.
+                        guard let flush, flush.hasWaitingRequests else { return step }
+                        flushDiscoveries()
+                        flush.runRequests()
+                        shedding = nil
+                        return .next
                     }
                 }
             }

@@ -59,7 +59,7 @@ public final class H4StreamTransport: HCITransport, @unchecked Sendable {
     /// (e.g. ``HCITransportError/system(operation:errno:)`` with ECONNREFUSED), or ``HCITransportError/alreadyOpen``.
     public func open(queue: DispatchQueue, onPacket: @escaping @Sendable (HCIPacket) -> Void,
                      onClose: @escaping @Sendable (HCITransportError?) -> Void) throws(HCITransportError) {
-        try open(queue: queue, onPackets: { walk in walk { type, bytes in onPacket(HCIPacket(type: type, bytes: Array(bytes))) } },
+        try open(queue: queue, onPackets: { walk in _ = walk { type, bytes in onPacket(HCIPacket(type: type, bytes: Array(bytes))); return .next } },
                  onClose: onClose)
     }
 
@@ -88,12 +88,13 @@ public final class H4StreamTransport: HCITransport, @unchecked Sendable {
             onPackets { body in
                 do throws(H4Error) {
                     // A packet that ends the channel (the host closing it) stops the framing: nothing after it is handed over.
-                    try framer.decoder.frames(in: chunk) { type, bytes in
-                        body(type, bytes)
-                        return channel.isOpen
-                    }
+                    return try framer.decoder.frames(in: chunk, stepping: { type, bytes in
+                        let step = body(type, bytes)
+                        return channel.isOpen ? step : .stop
+                    })
                 } catch {
                     failure = error
+                    return 0
                 }
             }
             return failure.map { .framing($0) }

@@ -51,7 +51,7 @@ public final class HCISocketTransport: HCITransport, @unchecked Sendable {
     /// ``HCITransportError/busy(controller:)``, ``HCITransportError/noSuchController(_:)``, or ``HCITransportError/alreadyOpen``.
     public func open(queue: DispatchQueue, onPacket: @escaping @Sendable (HCIPacket) -> Void,
                      onClose: @escaping @Sendable (HCITransportError?) -> Void) throws(HCITransportError) {
-        try open(queue: queue, onPackets: { walk in walk { type, bytes in onPacket(HCIPacket(type: type, bytes: Array(bytes))) } },
+        try open(queue: queue, onPackets: { walk in _ = walk { type, bytes in onPacket(HCIPacket(type: type, bytes: Array(bytes))); return .next } },
                  onClose: onClose)
     }
 
@@ -83,7 +83,7 @@ public final class HCISocketTransport: HCITransport, @unchecked Sendable {
         reader.start(onChunk: { datagram in
             // One packet per read: indicator then bytes. Unknown indicators (e.g. vendor diagnostics) are skipped.
             if let first = datagram.first, let type = HCIPacketType(rawValue: first) {
-                onPackets { body in body(type, datagram.dropFirst()) }
+                onPackets { body in _ = body(type, datagram.dropFirst()); return 0 }
             }
             return nil
         }, onEnd: { error in

@@ -65,7 +65,7 @@ extension HCITransport {
     /// Each packet as ``open(queue:onPacket:onClose:)`` gives it, as a walk of one packet, its bytes a slice of its own array.
     public func open(queue: DispatchQueue, onPackets: @escaping @Sendable (HCIPacketWalk) -> Void,
                      onClose: @escaping @Sendable (HCITransportError?) -> Void) throws(HCITransportError) {
-        try open(queue: queue, onPacket: { packet in onPackets { body in body(packet.type, packet.bytes[...]) } }, onClose: onClose)
+        try open(queue: queue, onPacket: { packet in onPackets { body in _ = body(packet.type, packet.bytes[...]); return 0 } }, onClose: onClose)
     }
     /// False for a transport that cannot tell (it delivers what it has at once).
     public var hasUnreadInput: Bool { false }
@@ -83,4 +83,12 @@ extension HCITransport {
 /// it calls the body with each packet's type and bytes (header and payload, without the H4 indicator; for an H4
 /// stream a slice of the read, for a packet split over reads one of the framer's buffer), in order, then returns.
 /// Valid only during the `onPackets` call it was given to.
-public typealias HCIPacketWalk = (_ body: (HCIPacketType, ArraySlice<UInt8>) -> Void) -> Void
+///
+/// The body answers each packet with an ``HCI/H4FrameStep``. ``HCI/H4FrameStep/skipLegacyAdvertisingReports`` lets
+/// a transport that frames many packets per read (an H4 stream) pass over the legacy advertising report events that
+/// follow, up to the next other packet or the read's end, without a call per report (the host shedding reports while
+/// an answer waits behind them). The walk returns how many it passed over, for the host to count. A transport
+/// that reads one packet at a time (an HCI socket) has nothing to pass over and returns 0: the body then sees each
+/// report and sheds it itself, the same outcome. ``HCI/H4FrameStep/stop`` ends the walk (a transport stops at
+/// its own close anyway).
+public typealias HCIPacketWalk = (_ body: (HCIPacketType, ArraySlice<UInt8>) -> H4FrameStep) -> Int

@@ -63,7 +63,7 @@ public final class MemoryTransport: HCITransport, @unchecked Sendable {
     /// Opens: packets go to `onPacket` one by one. Throws ``HCITransportError/alreadyOpen`` when opened before.
     public func open(queue: DispatchQueue, onPacket: @escaping @Sendable (HCIPacket) -> Void,
                      onClose: @escaping @Sendable (HCITransportError?) -> Void) throws(HCITransportError) {
-        try open(queue: queue, onPackets: { walk in walk { type, bytes in onPacket(HCIPacket(type: type, bytes: Array(bytes))) } },
+        try open(queue: queue, onPackets: { walk in _ = walk { type, bytes in onPacket(HCIPacket(type: type, bytes: Array(bytes))); return .next } },
                  onClose: onClose)
     }
 
@@ -177,12 +177,13 @@ public final class MemoryTransport: HCITransport, @unchecked Sendable {
             var failure: H4Error?
             deliver { [self] body in
                 do throws(H4Error) {
-                    try decoder.frames(in: chunk) { type, bytes in
-                        body(type, bytes)
-                        return ignoringState || isOpen.load(ordering: .acquiring)
-                    }
+                    return try decoder.frames(in: chunk, stepping: { type, bytes in
+                        let step = body(type, bytes)
+                        return ignoringState || isOpen.load(ordering: .acquiring) ? step : .stop
+                    })
                 } catch {
                     failure = error
+                    return 0
                 }
             }
             if let failure {
