@@ -176,7 +176,7 @@ struct FuzzTarget: Sendable {
         var reports = 0
         for read in reads {
             do throws(H4Error) {
-                passedOver += try skipper.frames(in: Array(read), stepping: { type, packetBytes in
+                try skipper.frames(in: Array(read), passingOver: &passedOver, stepping: { type, packetBytes in
                     handed.append(HCIPacket(type: type, bytes: Array(packetBytes)))
                     guard type == .event, HCIEvent.isLegacyAdvertisingReport(packetBytes) else { return .next }
                     reports += 1

@@ -107,7 +107,7 @@ final class ScriptedController: HCITransport, @unchecked Sendable {
         }
     }
 
-    /// Walks `packets` as an H4 stream's framer does (``HCI/H4Decoder/frames(in:stepping:)``): each to `body` with its
+    /// Walks `packets` as an H4 stream's framer does (``HCI/H4Decoder/frames(in:passingOver:stepping:)``): each to `body` with its
     /// index, except that after a ``HCI/H4FrameStep/skipLegacyAdvertisingReports`` the legacy advertising report
     /// events that follow are passed over and counted (each index to `passed`); stops at ``HCI/H4FrameStep/stop``.
     /// Returns the count passed over.

@@ -79,21 +79,21 @@ public struct H4Decoder: Sendable {
     /// Throws ``H4Error/badPacketIndicator(_:offset:)`` at a byte that is not an indicator, after every packet before it
     /// was handed over; the decoder then stays failed, as with ``next()``. Mixing with ``push(_:)``/``next()`` is allowed.
     public mutating func frames(in chunk: [UInt8], _ body: (HCIPacketType, ArraySlice<UInt8>) -> Bool) throws(H4Error) {
-        try frames(in: chunk, stepping: { type, bytes in body(type, bytes) ? .next : .stop })
+        var passedOver = 0
+        try frames(in: chunk, passingOver: &passedOver, stepping: { type, bytes in body(type, bytes) ? .next : .stop })
     }
 
     /// ``frames(in:_:)`` whose `body` says what comes next (``H4FrameStep``): the next packet, stop, or pass over the
     /// legacy advertising report events that follow in `chunk` without handing them over (a packet still being
-    /// completed in the decoder's buffer is never passed over: the run starts in `chunk`). Returns how many reports
-    /// it passed over. Throws as ``frames(in:_:)``; a bad indicator right after a run of reports passed over throws
-    /// as it would had they been handed over.
-    @discardableResult
-    public mutating func frames(in chunk: [UInt8], stepping body: (HCIPacketType, ArraySlice<UInt8>) -> H4FrameStep) throws(H4Error) -> Int {
+    /// completed in the decoder's buffer is never passed over: the run starts in `chunk`). Adds to `passedOver` each
+    /// report it passes over as it goes, so the count holds them also when it throws. Throws as ``frames(in:_:)``; a
+    /// bad indicator right after a run of reports passed over throws as it would had they been handed over.
+    public mutating func frames(in chunk: [UInt8], passingOver passedOver: inout Int,
+                                stepping body: (HCIPacketType, ArraySlice<UInt8>) -> H4FrameStep) throws(H4Error) {
         if let failure { throw failure }
         // Stream offset of chunk[0].
         let chunkBase = bufferOffset + buffer.count
         var offset = 0
-        var passedOver = 0
         var skipping = false
         // Packets begun earlier: take from the chunk only the bytes they still need, and hand them over from the buffer.
         // Here bufferOffset + buffer.count == chunkBase + offset throughout.
@@ -107,11 +107,11 @@ public struct H4Decoder: Sendable {
                     buffer.removeAll(keepingCapacity: buffer.capacity <= 4_096)
                     start = 0
                 }
-                if step == .stop { keep(chunk, from: offset, chunkBase: chunkBase); return passedOver }
+                if step == .stop { keep(chunk, from: offset, chunkBase: chunkBase); return }
                 skipping = step == .skipLegacyAdvertisingReports
             case .needs(let total):
                 let taken = min(start + total - buffer.count, chunk.count - offset)
-                guard taken > 0 else { return passedOver }  // the whole chunk is in the buffer, the packet still incomplete
+                guard taken > 0 else { return }  // the whole chunk is in the buffer, the packet still incomplete
                 buffer.append(contentsOf: chunk[offset..<(offset + taken)])
                 offset += taken
             }
@@ -128,15 +128,15 @@ public struct H4Decoder: Sendable {
             case .complete(let type, let end):
                 let step = body(type, chunk[(offset + 1)..<end])
                 offset = end
-                if step == .stop { keep(chunk, from: offset, chunkBase: chunkBase); return passedOver }
+                if step == .stop { keep(chunk, from: offset, chunkBase: chunkBase); return }
                 skipping = step == .skipLegacyAdvertisingReports
             case .needs:
                 keep(chunk, from: offset, chunkBase: chunkBase)
-                return passedOver
+                return
             }
         }
         bufferOffset = chunkBase + chunk.count
-        return passedOver
+        return
     }
 
     /// The end of the run of whole legacy advertising report events (H4 indicator 0x04) in `chunk` from `offset`, and

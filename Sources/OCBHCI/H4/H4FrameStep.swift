@@ -1,6 +1,6 @@
 // What the consumer of a framed packet asks of the H4 framer next: the next packet, stop, or pass over a run of advertising reports unread.
 
-/// The answer of ``H4Decoder/frames(in:stepping:)``'s body for the packet it was handed.
+/// The answer of ``H4Decoder/frames(in:passingOver:stepping:)``'s body for the packet it was handed.
 public enum H4FrameStep: Sendable, Equatable {
     /// Hand over the next packet.
     case next

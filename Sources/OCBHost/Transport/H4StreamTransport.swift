@@ -86,16 +86,17 @@ public final class H4StreamTransport: HCITransport, @unchecked Sendable {
         channel.start(onChunk: { [unowned channel] chunk in
             var failure: H4Error?
             onPackets { body in
+                var passedOver = 0
                 do throws(H4Error) {
                     // A packet that ends the channel (the host closing it) stops the framing: nothing after it is handed over.
-                    return try framer.decoder.frames(in: chunk, stepping: { type, bytes in
+                    try framer.decoder.frames(in: chunk, passingOver: &passedOver, stepping: { type, bytes in
                         let step = body(type, bytes)
                         return channel.isOpen ? step : .stop
                     })
                 } catch {
                     failure = error
-                    return 0
                 }
+                return passedOver
             }
             return failure.map { .framing($0) }
         }, onEnd: onClose)

@@ -176,15 +176,16 @@ public final class MemoryTransport: HCITransport, @unchecked Sendable {
             guard let deliver = lock.withLock({ self.onPackets }) else { return false }
             var failure: H4Error?
             deliver { [self] body in
+                var passedOver = 0
                 do throws(H4Error) {
-                    return try decoder.frames(in: chunk, stepping: { type, bytes in
+                    try decoder.frames(in: chunk, passingOver: &passedOver, stepping: { type, bytes in
                         let step = body(type, bytes)
                         return ignoringState || isOpen.load(ordering: .acquiring) ? step : .stop
                     })
                 } catch {
                     failure = error
-                    return 0
                 }
+                return passedOver
             }
             if let failure {
                 let handler = lock.withLock { () -> (@Sendable (HCITransportError?) -> Void)? in
