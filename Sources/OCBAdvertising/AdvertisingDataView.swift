@@ -63,15 +63,12 @@ public struct AdvertisingDataView: Sequence, Sendable {
                 fields.isLocalNameComplete = true
             case 0x08:
                 if fields.localName == nil { fields.localName = value }
-            case 0x02, 0x03: fields.serviceUUIDCount += value.count / 2
-            case 0x04, 0x05: fields.serviceUUIDCount += value.count / 4
-            case 0x06, 0x07: fields.serviceUUIDCount += value.count / 16
-            case 0x14: fields.solicitedServiceUUIDCount += value.count / 2
-            case 0x1F: fields.solicitedServiceUUIDCount += value.count / 4
-            case 0x15: fields.solicitedServiceUUIDCount += value.count / 16
-            case 0x16: if value.count >= 2 { fields.serviceDataCount += 1 }
-            case 0x20: if value.count >= 4 { fields.serviceDataCount += 1 }
-            case 0x21: if value.count >= 16 { fields.serviceDataCount += 1 }
+            case 0x02...0x07:
+                if let width = Self.serviceListWidth(structure.type) { fields.serviceUUIDCount += value.count / width }
+            case 0x14, 0x15, 0x1F:
+                if let width = Self.solicitationListWidth(structure.type) { fields.solicitedServiceUUIDCount += value.count / width }
+            case 0x16, 0x20, 0x21:
+                if let width = Self.serviceDataWidth(structure.type), value.count >= width { fields.serviceDataCount += 1 }
             case 0xFF:
                 if value.count >= 2 {
                     if fields.manufacturerData == nil { fields.manufacturerData = value }
@@ -115,29 +112,11 @@ public struct AdvertisingDataView: Sequence, Sendable {
 
     /// The service UUIDs of every list (0x02-0x07; the whole ones of a list cut short), in order, without repeats:
     /// what ``AdvertisingData/serviceUUIDs`` gives. Built without an array per UUID.
-    public var serviceUUIDs: [BluetoothUUID] {
-        uuids { type in
-            switch type {
-            case 0x02, 0x03: 2
-            case 0x04, 0x05: 4
-            case 0x06, 0x07: 16
-            default: nil
-            }
-        }
-    }
+    public var serviceUUIDs: [BluetoothUUID] { uuids(width: Self.serviceListWidth) }
 
     /// The solicited service UUIDs of every list (0x14 16-bit, 0x1F 32-bit, 0x15 128-bit; the whole ones of a list cut
     /// short), in order, without repeats: what ``AdvertisingData/solicitedServiceUUIDs`` gives.
-    public var solicitedServiceUUIDs: [BluetoothUUID] {
-        uuids { type in
-            switch type {
-            case 0x14: 2
-            case 0x1F: 4
-            case 0x15: 16
-            default: nil
-            }
-        }
-    }
+    public var solicitedServiceUUIDs: [BluetoothUUID] { uuids(width: Self.solicitationListWidth) }
 
     /// Service Data by service UUID (0x16 16-bit, 0x20 32-bit, 0x21 128-bit UUID first, then the data; a structure
     /// shorter than its UUID is skipped), the first structure winning for a UUID that comes again: what
@@ -145,13 +124,7 @@ public struct AdvertisingDataView: Sequence, Sendable {
     public var serviceData: [BluetoothUUID: [UInt8]] {
         var result: [BluetoothUUID: [UInt8]] = [:]
         for structure in self {
-            let width: Int
-            switch structure.type {
-            case 0x16: width = 2
-            case 0x20: width = 4
-            case 0x21: width = 16
-            default: continue
-            }
+            guard let width = Self.serviceDataWidth(structure.type) else { continue }
             let value = structure.value
             guard value.count >= width else { continue }
             let uuid = uuid(at: value.lowerBound, width: width)
@@ -168,6 +141,39 @@ public struct AdvertisingDataView: Sequence, Sendable {
         else { return nil }
         return ManufacturerData(companyID: UInt16(bytes[range.lowerBound]) | UInt16(bytes[range.lowerBound + 1]) << 8,
                                 payload: Array(bytes[(range.lowerBound + 2)..<range.upperBound]))
+    }
+
+    /// The width in octets of the UUIDs a service UUID list of AD type `type` holds (Core Supplement v11 Part A §1.1:
+    /// 0x02/0x03 16-bit, 0x04/0x05 32-bit, 0x06/0x07 128-bit, incomplete and complete); nil for any other type.
+    @inline(__always) static func serviceListWidth(_ type: UInt8) -> Int? {
+        switch type {
+        case 0x02, 0x03: 2
+        case 0x04, 0x05: 4
+        case 0x06, 0x07: 16
+        default: nil
+        }
+    }
+
+    /// The width of the UUIDs a service solicitation list of AD type `type` holds (Supplement Part A §1.10: 0x14
+    /// 16-bit, 0x1F 32-bit, 0x15 128-bit); nil for any other type.
+    @inline(__always) static func solicitationListWidth(_ type: UInt8) -> Int? {
+        switch type {
+        case 0x14: 2
+        case 0x1F: 4
+        case 0x15: 16
+        default: nil
+        }
+    }
+
+    /// The width of the UUID that leads a Service Data structure of AD type `type` (Supplement Part A §1.11: 0x16
+    /// 16-bit, 0x20 32-bit, 0x21 128-bit); nil for any other type.
+    @inline(__always) static func serviceDataWidth(_ type: UInt8) -> Int? {
+        switch type {
+        case 0x16: 2
+        case 0x20: 4
+        case 0x21: 16
+        default: nil
+        }
     }
 
     /// The UUIDs of the lists whose AD type `width` gives a width for (2, 4 or 16), whole ones only, in order,
