@@ -28,7 +28,7 @@ import Testing
         for chunk in chunks {
             try decoder.frames(in: chunk, passingOver: &passedOver, stepping: { type, bytes in
                 handed.append([type.rawValue] + bytes)
-                return HCIEvent.isLegacyAdvertisingReport(bytes) ? .skipLegacyAdvertisingReports : .next
+                return HCIEvent.isLegacyAdvertisingReport(bytes) ? .skipLegacyAdvertisingReports(while: { true }) : .next
             })
         }
         return (handed, passedOver)
@@ -77,7 +77,7 @@ import Testing
         #expect(throws: H4Error.badPacketIndicator(0x00, offset: 54)) {
             try decoder.frames(in: read, passingOver: &passedOver, stepping: { _, _ in
                 handed += 1
-                return .skipLegacyAdvertisingReports
+                return .skipLegacyAdvertisingReports(while: { true })
             })
         }
         #expect(handed == 1)
@@ -93,5 +93,25 @@ import Testing
         #expect(handed == [report(1)])
         #expect(passedOver == 0)
         #expect(decoder.pendingByteCount == claimsMore.count)
+    }
+
+    /// The consumer's predicate is asked before the first report of a run and before every 16th after it
+    /// (``H4Decoder/passingCheckInterval``); once it is false the run ends there and the next report is handed over.
+    @Test func theRunAsksItsPredicateEverySixteenReportsAndEndsWhenItIsFalse() throws {
+        var decoder = H4Decoder()
+        let read = (1...40).flatMap { report(UInt8($0)) }
+        var asked = 0, handed: [UInt8] = [], passedOver = 0
+        try decoder.frames(in: read, passingOver: &passedOver, stepping: { _, bytes in
+            handed.append(bytes[bytes.startIndex + 6])  // the address's last octet
+            return .skipLegacyAdvertisingReports(while: {
+                asked += 1
+                return asked < 3  // true at the run's first report and its 16th, false at its 32nd
+            })
+        })
+        // Report 1 handed over; 2-33 passed over (32, asked before 2, 18 and 34); 34 handed over, its run asked again
+        // (false: a fourth question), so 35 is handed over, and so on.
+        #expect(handed.prefix(2) == [1, 34])
+        #expect(passedOver == 32)
+        #expect(handed.count == 8)
     }
 }

@@ -225,7 +225,8 @@ private func eventually(_ condition: () -> Bool) -> Bool {
         if answer.opcode == 0x200D || answer.opcode == 0x2043 { createConnectionSent.withLock { $0 = true } }
         transport.receive([HCIPacketType.event.rawValue] + answer.event)
     }
-    let host = HostController(configuration: HostConfiguration(makeTransport: { transport }))
+    let counting = CountingTransport(transport)
+    let host = HostController(configuration: HostConfiguration(makeTransport: { counting }))
     let log = EventLog()
     host.setEventHandler(queue: DispatchQueue(label: "ReportSheddingTests.h4")) { log.append($0) }
     defer { host.stop() }
@@ -244,6 +245,7 @@ private func eventually(_ condition: () -> Bool) -> Bool {
     // Success, handle 0x0040, central, random C0:00:00:00:BE:EF, interval 30 ms, latency 0, timeout 720 ms.
     let connectionComplete: [UInt8] = [0x04, 0x3E, 19, 0x01, 0x00, 0x40, 0x00, 0x00, 0x01, 0xEF, 0xBE, 0x00, 0x00, 0x00, 0xC0,
                                        0x18, 0x00, 0x00, 0x00, 0x48, 0x00, 0x00]
+    let handedBefore = counting.handed.withLock { $0 }
     transport.receive(reports(0..<500) + connectionComplete + reports(500..<1_000))
     #expect(log.first(within: 5) { event -> Bool? in
         if case .connected(let info) = event, info.peer == peer { return true }
@@ -253,4 +255,73 @@ private func eventually(_ condition: () -> Bool) -> Bool {
     #expect(host.droppedDiscoveryCount == 500)
     let discovered = log.all.compactMap(\.discovered).map { Int($0.peer.address.value & 0xFFFF) }
     #expect(discovered.count == 500 && discovered.first == 500 && discovered.last == 999 && discovered == Array(500..<1_000))
+    // The host saw one report a read of the 500 behind (five reads), the answer, and the 500 after it: not 1,001.
+    #expect(counting.handed.withLock { $0 } - handedBefore == 5 + 1 + 500)
+}
+
+/// Forwards to a ``MemoryTransport``, counting the packets the host's body is handed (those the framer passes over
+/// at its request are not).
+private final class CountingTransport: HCITransport, @unchecked Sendable {
+    let inner: MemoryTransport
+    let handed = Mutex(0)
+    init(_ inner: MemoryTransport) { self.inner = inner }
+
+    func open(queue: DispatchQueue, onPacket: @escaping @Sendable (HCIPacket) -> Void,
+              onClose: @escaping @Sendable (HCITransportError?) -> Void) throws(HCITransportError) {
+        try inner.open(queue: queue, onPacket: onPacket, onClose: onClose)
+    }
+
+    func open(queue: DispatchQueue, onPackets: @escaping @Sendable (HCIPacketWalk) -> Void,
+              onClose: @escaping @Sendable (HCITransportError?) -> Void) throws(HCITransportError) {
+        try inner.open(queue: queue, onPackets: { [self] walk in
+            onPackets { body in
+                withoutActuallyEscaping(body) { body in
+                    walk { type, bytes in
+                        handed.withLock { $0 += 1 }
+                        return body(type, bytes)
+                    }
+                }
+            }
+        }, onClose: onClose)
+    }
+
+    func send(_ packet: HCIPacket) throws(HCITransportError) { try inner.send(packet) }
+    func close() { inner.close() }
+    var hasUnreadInput: Bool { inner.hasUnreadInput }
+    var hasInputWaiting: Bool { inner.hasInputWaiting }
+    var isBehind: Bool { inner.isBehind }
+}
+
+/// A request that comes while the framer passes over a run of shed reports ends the run: the next report is handed
+/// over (shed), and the request runs before the LE Connection Complete that follows is handled, as it would between
+/// any two packets (found by review: without the run's predicate the request ran only after the packet that ended
+/// the run, here the Connection Complete). The request looks whether the host knows the link yet: it must not.
+@Test(.timeLimit(.minutes(1))) func aRequestDuringARunOfReportsPassedOverRunsBeforeThePacketAfterTheRun() async throws {
+    let controller = ScriptedController()
+    let host = HostController(configuration: HostConfiguration(makeTransport: { controller }))
+    defer { host.stop() }
+    try await host.start()
+    try await host.startScan(ScanOptions(isActive: false, controllerFiltersDuplicates: false, hostFiltersDuplicates: false))
+    controller.behind = true
+    let flush = try #require(host.queue.sync { DispatchQueue.getSpecific(key: TurnFlush.key) })
+    let peer = PeerAddress(try #require(BluetoothAddress("C0:00:00:00:BE:EF")), type: .random)
+    host.connect(to: peer, options: ConnectOptions(timeout: nil))
+    #expect(eventually { controller.sentOpcodes.contains(0x2043) || controller.sentOpcodes.contains(0x200D) })
+    // Success, handle 0x0040, central, random C0:00:00:00:BE:EF, interval 30 ms, latency 0, timeout 720 ms (§7.7.65.1).
+    let connectionComplete: [UInt8] = [0x3E, 19, 0x01, 0x00, 0x40, 0x00, 0x00, 0x01, 0xEF, 0xBE, 0x00, 0x00, 0x00, 0xC0,
+                                       0x18, 0x00, 0x00, 0x00, 0x48, 0x00, 0x00]
+    let linkKnownAtRequest = Mutex<Bool?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    let packets: [(HCIPacketType, [UInt8])] = (0x10..<0x14).map { (.event, report($0)) } + [(.event, connectionComplete)]
+    controller.injectRead(packets, around: { read in flush.turn(read) }, between: { index in
+        if index == 1 {
+            // Report 0x11, passed over: the run goes on until the request comes.
+            TurnFlush.request(on: host.queue) { linkKnownAtRequest.withLock { $0 = !host.links.isEmpty } }
+        }
+        if index == packets.count - 1 { done.signal() }
+    })
+    #expect(done.wait(timeout: .now() + 5) == .success)
+    #expect(eventually { linkKnownAtRequest.withLock { $0 } != nil })
+    #expect(linkKnownAtRequest.withLock { $0 } == false, "the request ran after the LE Connection Complete was handled")
+    #expect(host.droppedDiscoveryCount == 4)
 }

@@ -90,7 +90,7 @@ final class ScriptedController: HCITransport, @unchecked Sendable {
     }
 
     /// ``injectRead(_:)`` inside `around` (a test wraps the read in a reader's turn), calling `between` with each
-    /// packet's index once the host has handled it.
+    /// packet's index once the host has handled it, or the emulated framer has passed it over unseen.
     func injectRead(_ packets: [(HCIPacketType, [UInt8])], around: @escaping @Sendable (() -> Void) -> Void,
                     between: @escaping @Sendable (Int) -> Void) {
         let (queue, onPackets) = lock.withLock { (self.queue, self.onPackets) }
@@ -109,21 +109,24 @@ final class ScriptedController: HCITransport, @unchecked Sendable {
 
     /// Walks `packets` as an H4 stream's framer does (``HCI/H4Decoder/frames(in:passingOver:stepping:)``): each to `body` with its
     /// index, except that after a ``HCI/H4FrameStep/skipLegacyAdvertisingReports`` the legacy advertising report
-    /// events that follow are passed over and counted (each index to `passed`); stops at ``HCI/H4FrameStep/stop``.
+    /// events that follow are passed over and counted (each index to `passed`, as `between` of ``injectRead(_:around:between:)``
+    /// is told of them: the host never sees them) while the step's predicate allows; stops at ``HCI/H4FrameStep/stop``.
     /// Returns the count passed over.
     private static func walk(_ packets: [(HCIPacketType, [UInt8])], passed: (Int) -> Void = { _ in },
                              _ body: (HCIPacketType, ArraySlice<UInt8>, Int) -> H4FrameStep) -> Int {
-        var passedOver = 0, skipping = false
+        var passedOver = 0
+        var skipping: (() -> Bool)?
         for (index, (type, bytes)) in packets.enumerated() {
-            if skipping, type == .event, HCIEvent.isLegacyAdvertisingReport(bytes) {
+            // The predicate asked before each report passed over (the framer asks every 16th: a test's read is short).
+            if let keepPassing = skipping, type == .event, HCIEvent.isLegacyAdvertisingReport(bytes), keepPassing() {
                 passedOver += 1
                 passed(index)
                 continue
             }
             switch body(type, bytes[...], index) {
             case .stop: return passedOver
-            case .next: skipping = false
-            case .skipLegacyAdvertisingReports: skipping = true
+            case .next: skipping = nil
+            case .skipLegacyAdvertisingReports(let keepPassing): skipping = keepPassing
             }
         }
         return passedOver

@@ -131,8 +131,9 @@ extension SerialHost {
     /// command, or in full-host mode an ATT response or a fresh connection attempt). The answer is then reached in the
     /// time it takes to skip the reports, not to handle them, so a connect's steps or a stop during a flood of
     /// advertisers do not wait behind it. In a reader's turn (``TurnFlush``) an app's request that comes during the
-    /// read runs once the packet at hand is handled, before the next, after what the packets so far found is posted;
-    /// outside a turn a
+    /// read runs once the packet at hand is handled (or, during a run of reports the transport passes over, once the
+    /// run ends, within ``HCI/H4Decoder/passingCheckInterval`` reports, and the report after it is shed), before the
+    /// next, after what the packets so far found is posted; outside a turn a
     /// request waiting for the queue counts as an answer waited for (``requestWaits``): it runs after the read at hand
     /// is skipped, not handled. A dropped advertiser is heard again
     /// at its next advertisement. Extended reports of extended PDUs are never dropped here: they may be pieces of a
@@ -141,9 +142,9 @@ extension SerialHost {
     /// The decision is made at a read's first report and kept for its reports (asked again after any other packet,
     /// which may have ended the wait, and every ``sheddingRecheck`` reports handled, for a request come meanwhile).
     /// The first report shed asks the transport to pass over the legacy reports that follow it in the read
-    /// (``HCI/H4FrameStep/skipLegacyAdvertisingReports``): an H4 stream then walks their length fields alone, about
-    /// 20 ns a report, with no call here; the walk's count joins the shed ones. An app's request that comes meanwhile
-    /// runs at the next packet handed over (at most one read of reports later).
+    /// (``HCI/H4FrameStep/skipLegacyAdvertisingReports(while:)``): an H4 stream then walks their length fields alone,
+    /// with no call here, and ends the run when an app's request comes (the report it stops at is handed over, shed,
+    /// and the request runs after it, before any packet is handled); the walk's count joins the shed ones.
     /// `skipped`, when given, sees each report dropped (a capture records every packet the controller sent).
     func receive(_ walk: HCIPacketWalk, behind: () -> Bool, awaiting: () -> Bool,
                  skipped: ((HCIPacketType, ArraySlice<UInt8>) -> Void)? = nil,
@@ -152,6 +153,9 @@ extension SerialHost {
         var shed = 0, handledReports = 0
         // A reader's turn: an app's request that comes during the read runs once the packet at hand is handled.
         let flush = TurnFlush.current
+        // A run of reports the transport passes over ends when an app's request comes (checked every
+        // H4Decoder.passingCheckInterval reports): the next report is handed over, shed, and the request runs after it.
+        let keepPassing: () -> Bool = if let flush { { !flush.hasWaitingRequests } } else { { true } }
         // The walk calls the body only while it runs, as the three closures live: none escapes.
         withoutActuallyEscaping(receive) { receive in
             withoutActuallyEscaping(awaiting) { awaiting in
@@ -164,7 +168,7 @@ extension SerialHost {
                                 shed &+= 1
                                 // Those that follow in the read are passed over by the transport, unless each must be
                                 // seen (recorded in a capture).
-                                guard let skipped else { return .skipLegacyAdvertisingReports }
+                                guard let skipped else { return .skipLegacyAdvertisingReports(while: keepPassing) }
                                 skipped(type, bytes)
                                 return .next
                             }
@@ -180,8 +184,7 @@ extension SerialHost {
                         shedding = nil
                         return .next
                     }
-                    // The reports the transport passed over at a skip's request, beside those shed here.
-                    shed &+= walk { type, bytes in
+                    let passedOver = walk { type, bytes in
                         let step = take(type, bytes)
                         // After the packet, before the next: what the packets so far found goes first (a stop must
                         // not overtake it), then the request; the skip is decided again, as the request (a connect)
@@ -194,6 +197,8 @@ extension SerialHost {
                         shedding = nil
                         return .next
                     }
+                    // The reports the transport passed over at a skip's request, beside those shed here.
+                    shed &+= passedOver
                 }
             }
         }
