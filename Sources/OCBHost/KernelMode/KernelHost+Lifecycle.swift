@@ -270,6 +270,7 @@ extension KernelHost {
 
     func observe(_ observation: AdvertisingObservation) {
         // Joins the read's discoveries (``ScanSession/found``), handed over with them at the read's end.
-        _ = scan?.collect(observation, now: .now)
+        // (The deadline is re-armed by the caller, after the event: hand the discoveries over on a full batch only.)
+        if scan?.collect(observation, now: .now).isFull == true { flushDiscoveries() }
     }
 }

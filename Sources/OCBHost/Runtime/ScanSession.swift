@@ -40,24 +40,30 @@ struct ScanSession {
     /// and one event's reports (an LE Advertising Report event carries at most 25) wait here.
     private(set) var found: [DiscoveredDevice] = []
 
+    /// What feeding the merger one report did: whether its next deadline moved (the host re-arms its timer), and
+    /// whether ``found`` holds a hand-over's worth (``SerialBatcher/turnLimit``: the host hands them over at once, so a
+    /// long read of a flood is handled while it is read). Told by the feeding itself, so the host looks at the
+    /// session once per report, not twice (each look at a class's stored property is an exclusivity check).
+    struct Collected {
+        var deadlineMoved: Bool
+        var isFull: Bool
+    }
+
     /// Feeds one report of a legacy PDU read in place from its event (``HCI/LEAdvertisingReportView``) to the merger,
-    /// the devices to report joining ``found``: whether the merger's next deadline moved.
-    mutating func collect(_ report: LEAdvertisingReportView.Report, now: ContinuousClock.Instant) -> Bool {
+    /// the devices to report joining ``found``.
+    mutating func collect(_ report: LEAdvertisingReportView.Report, now: ContinuousClock.Instant) -> Collected {
         let before = merger.nextDeadlineStamp
         merger.receive(report, now: now, into: &found)
-        return merger.nextDeadlineStamp != before
+        return Collected(deadlineMoved: merger.nextDeadlineStamp != before, isFull: found.count >= SerialBatcher<HostDelivery>.turnLimit)
     }
 
     /// The same for an observation made of a report (a bonded device's rotating address, reported by its identity; a
     /// report the in-place view does not take: an extended advertisement, a malformed event's decoded reports).
-    mutating func collect(_ observation: AdvertisingObservation, now: ContinuousClock.Instant) -> Bool {
+    mutating func collect(_ observation: AdvertisingObservation, now: ContinuousClock.Instant) -> Collected {
         let before = merger.nextDeadlineStamp
         merger.receive(observation, now: now, into: &found)
-        return merger.nextDeadlineStamp != before
+        return Collected(deadlineMoved: merger.nextDeadlineStamp != before, isFull: found.count >= SerialBatcher<HostDelivery>.turnLimit)
     }
-
-    /// The number of discoveries in ``found`` (asked in place, through the host's optional session).
-    mutating func foundCount() -> Int { found.count }
 
     /// Takes ``found`` out (nil when empty), leaving an empty buffer with room for as many (the next read's are
     /// likely as many, and one allocation beats the doubling).

@@ -160,32 +160,30 @@ extension SerialHost {
         withoutActuallyEscaping(receive) { receive in
             withoutActuallyEscaping(awaiting) { awaiting in
                 withoutActuallyEscaping(behind) { behind in
-                    // One packet: shed (the step asks the transport to pass over the reports that follow), or handled.
-                    func take(_ type: HCIPacketType, _ bytes: ArraySlice<UInt8>) -> H4FrameStep {
+                    // Written in the closure itself, not in a nested function: state captured by both would be boxed
+                    // and checked for exclusive access at run time on every packet.
+                    let passedOver = walk { type, bytes in
+                        // One packet: shed (the step asks the transport to pass over the reports that follow), or handled.
+                        var step = H4FrameStep.next
                         if type == .event, HCIEvent.isLegacyAdvertisingReport(bytes) {
                             if shedding == nil { shedding = (awaiting() || requestWaits) && behind() }
                             if shedding == true {
                                 shed &+= 1
                                 // Those that follow in the read are passed over by the transport, unless each must be
                                 // seen (recorded in a capture).
-                                guard let skipped else { return .skipLegacyAdvertisingReports(while: keepPassing) }
-                                skipped(type, bytes)
-                                return .next
+                                if let skipped { skipped(type, bytes) } else { step = .skipLegacyAdvertisingReports(while: keepPassing) }
+                            } else {
+                                // (What it found is handed over once a hand-over's worth gathered: ``observe(_:)``.)
+                                receive(type, bytes)
+                                handledReports &+= 1
+                                if handledReports % Self.sheddingRecheck == 0 { shedding = nil }
                             }
+                        } else {
+                            // What the reports before this packet found goes first: the packet may end the scan or the wait.
+                            flushDiscoveries()
                             receive(type, bytes)
-                            if let count = scan?.foundCount(), count >= SerialBatcher<HostDelivery>.turnLimit { flushDiscoveries() }
-                            handledReports &+= 1
-                            if handledReports % Self.sheddingRecheck == 0 { shedding = nil }
-                            return .next
+                            shedding = nil
                         }
-                        // What the reports before this packet found goes first: the packet may end the scan or the wait.
-                        flushDiscoveries()
-                        receive(type, bytes)
-                        shedding = nil
-                        return .next
-                    }
-                    let passedOver = walk { type, bytes in
-                        let step = take(type, bytes)
                         // After the packet, before the next: what the packets so far found goes first (a stop must
                         // not overtake it), then the request; the skip is decided again, as the request (a connect)
                         // may now await an answer, so nothing is passed over unasked. After, not before: a request
@@ -213,10 +211,10 @@ extension SerialHost {
     /// path: nothing is copied out of the packet for a report that changes nothing. The timer is re-armed once, and
     /// only when the scan's deadline moved. False (nothing done) when no scan is on: the event is then decoded as any other.
     /// The discoveries join the read's (``ScanSession/found``), handed over together (``flushDiscoveries()``) at the
-    /// read's end, before its next other packet, or once ``SerialBatcher/turnLimit`` have gathered
-    /// (``receive(_:behind:awaiting:skipped:_:)``, after each report event, by whichever path it was read).
+    /// read's end, before its next other packet, or once ``SerialBatcher/turnLimit`` have gathered (here, after the
+    /// event; ``observe(collected:)`` for reports decoded on the other path).
     func observe(_ reports: LEAdvertisingReportView) -> Bool {
-        var taken = false, deadlineMoved = false
+        var taken = false, deadlineMoved = false, full = false
         let now = clock.now
         for report in reports {
             var resolved: AdvertisingObservation?
@@ -229,12 +227,23 @@ extension SerialHost {
             }
             // In place through the optional (a `scan != nil` first would copy the whole session out and back).
             let received = if let resolved { scan?.collect(resolved, now: now) } else { scan?.collect(report, now: now) }
-            guard let moved = received else { break }
+            guard let received else { break }
             taken = true
-            deadlineMoved = deadlineMoved || moved
+            deadlineMoved = deadlineMoved || received.deadlineMoved
+            full = full || received.isFull
         }
         if deadlineMoved { rescheduleTimer() }
+        if full { flushDiscoveries() }
         return taken
+    }
+
+    /// After a report decoded into an observation (not read in place: an extended advertisement, a bonded device's
+    /// rotating address) joined the scan: re-arms the timer when the deadline moved, hands the read's discoveries over
+    /// once a hand-over's worth gathered (as ``observe(_:)`` does for the reports it reads).
+    func observe(collected: ScanSession.Collected?) {
+        guard let collected else { return }
+        if collected.deadlineMoved { rescheduleTimer() }
+        if collected.isFull { flushDiscoveries() }
     }
 
     /// Runs a completion on the event queue.
