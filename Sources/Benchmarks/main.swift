@@ -42,6 +42,12 @@ var scanAdvertisers = 1_000
 var floodCount: Int?
 var backlogCount: Int?
 var notificationPath = false
+/// Ends the run with `problem` on stderr (exit 2): a bad argument.
+func usage(_ problem: String) -> Never {
+    FileHandle.standardError.write(Data("Benchmarks: \(problem)\n".utf8))
+    exit(2)
+}
+
 while let argument = arguments.popFirst() {
     switch argument {
     case "--peer": peer = true
@@ -53,7 +59,15 @@ while let argument = arguments.popFirst() {
     case "--scan-path": scanPath = true
     case "--advertisers": scanAdvertisers = arguments.popFirst().flatMap { Int($0) }.map { max(1, $0) } ?? scanAdvertisers
     case "--flood": floodCount = arguments.popFirst().flatMap { Int($0) }.map { max(1, $0) } ?? 100_000
-    case "--backlog": backlogCount = arguments.popFirst().flatMap { Int($0) }.map { max(1, $0) } ?? 100_000
+    case "--backlog":
+        // A count of at least 1,000 (fewer make the per-report figure noise); 100,000 when none follows.
+        if let next = arguments.first, !next.hasPrefix("--") {
+            arguments.removeFirst()
+            guard let count = Int(next), count >= 1_000 else { usage("--backlog takes a count of reports of at least 1000, not \"\(next)\"") }
+            backlogCount = count
+        } else {
+            backlogCount = 100_000
+        }
     case "--scan-case": scanCases.formUnion((arguments.popFirst() ?? "").split(separator: ",").map(String.init))
     case "--scan-wiring":
         let name = arguments.popFirst() ?? ""
@@ -63,7 +77,10 @@ while let argument = arguments.popFirst() {
         }
         scanWiring = wiring
     case "--reports": scanReports = arguments.popFirst().flatMap { Int($0) }.map { max(1, $0) } ?? scanReports
-    case "--passes": fixedPasses = arguments.popFirst().flatMap { Int($0) }.map { max(1, $0) }
+    case "--passes":
+        let next = arguments.popFirst() ?? ""
+        guard let count = Int(next), count >= 1 else { usage("--passes takes a count of at least 1, not \"\(next)\"") }
+        fixedPasses = count
     default: directory = argument
     }
 }
