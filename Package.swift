@@ -41,7 +41,7 @@ let package = Package(
         .executableTarget(name: "CentralExample", dependencies: ["CoreBluetooth"]),
         .executableTarget(name: "RestorationExample", dependencies: ["CoreBluetooth"]),
         .executableTarget(name: "KernelProbe", dependencies: ["CoreBluetooth", "OCBHost", "OCBHCI", "OCBATT", "OCBGATT", "OCBCore"]),
-        .executableTarget(name: "Benchmarks", dependencies: ["OCBAdvertising", "OCBHCI", "OCBL2CAP", "OCBATT", "OCBHost", "CoreBluetooth", "PeerSupport"]),
+        .executableTarget(name: "Benchmarks", dependencies: ["OCBCore", "OCBAdvertising", "OCBHCI", "OCBL2CAP", "OCBATT", "OCBHost", "CoreBluetooth", "PeerSupport"]),
         .executableTarget(name: "FuzzHarness", dependencies: ["OCBCore", "OCBAdvertising", "OCBHCI", "OCBL2CAP", "OCBATT", "OCBGATT", "OCBHost"]),
         .target(name: "PeerSupport", path: "Tests/PeerSupport"),
         .target(name: "FuzzSupport", dependencies: ["OCBHCI"], path: "Tests/FuzzSupport"),

@@ -25,6 +25,20 @@ private func extendedReport(_ last: UInt8, legacy: Bool) -> [UInt8] {
 }
 
 /// Polls `condition` every 5 ms for up to 5 s (what it reads changes on the host's queue without an event).
+/// A host on `controller`, started and scanning (passive, no duplicate filter): what the tests here shed reports from.
+/// The caller stops it.
+private func scanningHost(on controller: ScriptedController) async throws -> HostController {
+    let host = HostController(configuration: HostConfiguration(makeTransport: { controller }))
+    do {
+        try await host.start()
+        try await host.startScan(ScanOptions(isActive: false, controllerFiltersDuplicates: false, hostFiltersDuplicates: false))
+    } catch {
+        host.stop()
+        throw error
+    }
+    return host
+}
+
 private func eventually(_ condition: () -> Bool) -> Bool {
     for _ in 0..<1_000 {
         if condition() { return true }
@@ -35,10 +49,8 @@ private func eventually(_ condition: () -> Bool) -> Bool {
 
 @Test(.timeLimit(.minutes(1))) func aFreshConnectionAttemptSkipsReportsWhileBehind() async throws {
     let controller = ScriptedController()
-    let host = HostController(configuration: HostConfiguration(makeTransport: { controller }))
+    let host = try await scanningHost(on: controller)
     defer { host.stop() }
-    try await host.start()
-    try await host.startScan(ScanOptions(isActive: false, controllerFiltersDuplicates: false, hostFiltersDuplicates: false))
     controller.behind = true
     let peer = try #require(BluetoothAddress("C1:A0:00:00:00:01"))
     host.connect(to: PeerAddress(peer, type: .random), options: ConnectOptions(timeout: nil))
@@ -298,10 +310,8 @@ private final class CountingTransport: HCITransport, @unchecked Sendable {
 /// the run, here the Connection Complete). The request looks whether the host knows the link yet: it must not.
 @Test(.timeLimit(.minutes(1))) func aRequestDuringARunOfReportsPassedOverRunsBeforeThePacketAfterTheRun() async throws {
     let controller = ScriptedController()
-    let host = HostController(configuration: HostConfiguration(makeTransport: { controller }))
+    let host = try await scanningHost(on: controller)
     defer { host.stop() }
-    try await host.start()
-    try await host.startScan(ScanOptions(isActive: false, controllerFiltersDuplicates: false, hostFiltersDuplicates: false))
     controller.behind = true
     let flush = try #require(host.queue.sync { DispatchQueue.getSpecific(key: TurnFlush.key) })
     let peer = PeerAddress(try #require(BluetoothAddress("C0:00:00:00:BE:EF")), type: .random)

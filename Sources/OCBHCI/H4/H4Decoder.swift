@@ -137,7 +137,6 @@ public struct H4Decoder: Sendable {
             }
         }
         bufferOffset = chunkBase + chunk.count
-        return
     }
 
     /// How often a run of reports passed over asks its consumer whether to go on (``H4FrameStep/skipLegacyAdvertisingReports(while:)``):
@@ -162,6 +161,7 @@ public struct H4Decoder: Sendable {
         return (offset, count)
     }
 
+    /// After ``frames(in:passingOver:stepping:)``: the bytes of `chunk` from `offset` on are kept behind what the buffer holds.
     private mutating func keep(_ chunk: [UInt8], from offset: Int, chunkBase: Int) {
         if start == buffer.count {
             buffer.removeAll(keepingCapacity: buffer.capacity <= 4_096)
