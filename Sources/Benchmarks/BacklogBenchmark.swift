@@ -18,6 +18,11 @@ enum BacklogBenchmark {
     /// The peer the host connects to (C0:00:00:00:BE:EF, random static).
     static let peer = PeerAddress(BluetoothAddress(value: 0xC0_00_00_00_BE_EF), type: .random)
 
+    /// The H4 LE Connection Complete (§7.7.65.1) that ends the backlog: success, handle 0x0040, central, the peer,
+    /// interval 30 ms, latency 0, supervision timeout 720 ms.
+    static let connectionComplete: [UInt8] = [0x04, 0x3E, 19, 0x01, 0x00, 0x40, 0x00, 0x00, 0x01, 0xEF, 0xBE, 0x00, 0x00, 0x00, 0xC0,
+                                              0x18, 0x00, 0x00, 0x00, 0x48, 0x00, 0x00]
+
     /// Runs `rounds` rounds of each; false (with a line on stderr) when a round did not get there.
     static func run(payloads: [[UInt8]], backlog: Int, rounds: Int) -> Bool {
         // The reports alone: the scan-path stream's end marker (its last report) left off.
@@ -28,7 +33,7 @@ enum BacklogBenchmark {
         var behind: [Double] = [], alone: [Double] = [], floors: [Double] = [], dropped: [Int] = []
         for _ in 0..<rounds {
             guard let (withBacklog, skipped) = measure(backlog: stream), let (none, _) = measure(backlog: []),
-                  let floor = floor(stream.count + 22) else { return false }
+                  let floor = floor(stream.count + connectionComplete.count) else { return false }
             behind.append(withBacklog)
             alone.append(none)
             floors.append(floor)
@@ -55,8 +60,6 @@ enum BacklogBenchmark {
             if code == 0x3E, first == 0x01 { took.set(.now) }
         }
         defer { HostTimeline.observeEvents(nil) }
-        let connectionComplete: [UInt8] = [0x04, 0x3E, 19, 0x01, 0x00, 0x40, 0x00, 0x00, 0x01, 0xEF, 0xBE, 0x00, 0x00, 0x00, 0xC0,
-                                           0x18, 0x00, 0x00, 0x00, 0x48, 0x00, 0x00]
         // Joined before: the controller's own copy of 4 MB (and its page faults) is not the host's time.
         let answer = backlog + connectionComplete
         guard let controller = BenchController(stream: [], marker: [], onCommand: { opcode, write in
