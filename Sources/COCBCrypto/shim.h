@@ -23,11 +23,22 @@ static pthread_once_t ocb_crypto_once = PTHREAD_ONCE_INIT;
 static inline void ocb_crypto_init_once(void) { OPENSSL_init_crypto(OPENSSL_INIT_NO_ATEXIT, NULL); }
 static inline void ocb_crypto_init(void) { pthread_once(&ocb_crypto_once, ocb_crypto_init_once); }
 
-/// SHA-1 of `count` bytes into `out` (20 bytes) with EVP_Digest; 1 on success.
-static inline int ocb_sha1(const uint8_t *message, size_t count, uint8_t out[20]) {
+/// The SHA-1 implementation, fetched from the default provider once (OpenSSL 3's explicit fetch, EVP_MD_fetch):
+/// `EVP_sha1()` handed to a digest call fetches it again by name and properties on every call, under locks, which
+/// cost about five times the hashing of a peripheral's name. NULL if the fetch failed (no default provider).
+static pthread_once_t ocb_sha1_once = PTHREAD_ONCE_INIT;
+static EVP_MD *ocb_sha1_fetched = NULL;
+static inline void ocb_sha1_fetch_once(void) {
     ocb_crypto_init();
+    ocb_sha1_fetched = EVP_MD_fetch(NULL, "SHA1", NULL);
+}
+
+/// SHA-1 of `count` bytes into `out` (20 bytes) with EVP_Digest and the implementation fetched once; 1 on success.
+static inline int ocb_sha1(const uint8_t *message, size_t count, uint8_t out[20]) {
+    pthread_once(&ocb_sha1_once, ocb_sha1_fetch_once);
+    if (ocb_sha1_fetched == NULL) return 0;
     unsigned int length = 0;
-    return EVP_Digest(message, count, out, &length, EVP_sha1(), NULL) == 1 && length == 20;
+    return EVP_Digest(message, count, out, &length, ocb_sha1_fetched, NULL) == 1 && length == 20;
 }
 
 /// AES-128 of one 16-byte block (ECB, no padding), the SMP security function e (Core v5.4 Vol 3 Part H §2.2.1).

@@ -81,9 +81,10 @@ extension CBCentralManager {
             let (epoch, delegate, resolved, delivery) = lock.run {
                 (deliveryEpoch.load(ordering: .acquiring), storedDelegate, rest.map(resolve), self.delivery)
             }
-            // The dictionaries built in this piece, by peripheral: one repeating itself within the piece reuses its own.
-            var built = [ObjectIdentifier: (peripheral: CBPeripheral, report: AdvertisementReport, data: [String: Any])](
-                minimumCapacity: rest.count)
+            // The dictionaries built in this piece, in order: one repeating itself within the piece reuses its own (the
+            // latest of its peripheral's, found by identity among at most ``deliveryPiece``: no hashing).
+            var built: [(peripheral: CBPeripheral, report: AdvertisementReport, data: [String: Any])] = []
+            built.reserveCapacity(rest.count)
             start = rest.endIndex
             for (offset, discovery) in zip(rest.indices, rest) {
                 if offset > rest.startIndex, deliveryEpoch.load(ordering: .acquiring) != epoch {
@@ -92,15 +93,14 @@ extension CBCentralManager {
                 }
                 guard let found = resolved[offset - rest.startIndex] else { continue }
                 let report = discovery.report
-                let key = ObjectIdentifier(found.peripheral)
                 let advertisementData: [String: Any]
                 if let reused = found.reused {
                     advertisementData = reused
-                } else if let last = built[key], last.report.hasSameContent(as: report) {
+                } else if let last = built.last(where: { $0.peripheral === found.peripheral }), last.report.hasSameContent(as: report) {
                     advertisementData = last.data
                 } else {
                     advertisementData = Self.advertisementData(report)
-                    if !report.isAnonymous { built[key] = (found.peripheral, report, advertisementData) }
+                    if !report.isAnonymous { built.append((found.peripheral, report, advertisementData)) }
                 }
                 if found.renamed { found.peripheral.delegate?.peripheralDidUpdateName(found.peripheral) }
                 // RSSI 127 is "not available" (Core v5.4 Vol 4 Part E §7.7.65.2), and iOS passes it on as 127: a report
@@ -109,7 +109,8 @@ extension CBCentralManager {
                                          rssi: Self.dBmNumber(report.rssi ?? 127))
             }
             if !built.isEmpty {
-                lock.run { for last in built.values { last.peripheral.lastAdvertisement = (last.report, last.data) } }
+                // In order, so a peripheral's latest is the one it keeps.
+                lock.run { for last in built { last.peripheral.lastAdvertisement = (last.report, last.data) } }
             }
             if start < batch.count { delivery?.handOverOthersNow() }
         }

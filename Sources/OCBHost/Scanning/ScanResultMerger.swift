@@ -224,7 +224,7 @@ public struct ScanResultMerger: Sendable {
     }
 
     /// The one implementation of both: `slot` is the advertiser's, nil when it is not remembered.
-    private mutating func receive(_ observation: AdvertisingObservation, slot known: Int?, now: Stamp,
+    private mutating func receive(_ observation: consuming AdvertisingObservation, slot known: Int?, now: Stamp,
                                   into devices: inout [DiscoveredDevice]) {
         defer { trimOrder() }
         let peer = observation.peer
@@ -439,7 +439,7 @@ public struct ScanResultMerger: Sendable {
 
     /// Applies the service filter, then (for a remembered advertiser, `slot`) coalescing or the duplicate filter: the
     /// device to report (appended to `devices`), or none.
-    private mutating func admit(_ device: DiscoveredDevice, slot: Int?, into devices: inout [DiscoveredDevice]) {
+    private mutating func admit(_ device: consuming DiscoveredDevice, slot: Int?, into devices: inout [DiscoveredDevice]) {
         if let filter = configuration.serviceFilter, !filter.isEmpty {
             guard !configuration.serviceUUIDs(device.mergedData).isDisjoint(with: filter) else { return }
         }
