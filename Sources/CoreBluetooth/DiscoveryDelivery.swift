@@ -96,7 +96,8 @@ extension CBCentralManager {
                 let advertisementData: [String: Any]
                 if let reused = found.reused {
                     advertisementData = reused
-                } else if let last = built.last(where: { $0.peripheral === found.peripheral }), last.report.hasSameContent(as: report) {
+                } else if let last = built.last(where: { $0.peripheral === found.peripheral }),
+                          last.report.hasSameContent(as: report) {
                     advertisementData = last.data
                 } else {
                     advertisementData = Self.advertisementData(report)

@@ -23,15 +23,16 @@ package final class TurnFlush: @unchecked Sendable {
     private let waitingRequests = Atomic<Int>(0)
 
     /// Runs `work` on `queue` as an app's request (a connect, a disconnect, a scan's start or stop; ATT and GATT
-    /// operations still go as plain blocks on the queue): while it waits for the queue, the queue's flush point says
-    /// so (``hasWaitingRequests``), and a reader's turn yields the queue instead of going on with a flood (``DescriptorChannel`` reads no more, a ``SerialBatcher`` hands what the turn read over after
-    /// it). The reader runs the request between two packets of the read at hand (the host's `receive` looks after
-    /// each packet, and posts what the packets so far found first), on the reader's thread, before anything the
-    /// turn read is handed over; a turn's end runs it when it came after the read's last packet, and a block queued on
-    /// `queue` when no turn comes first. So the request waits for at most the packet at hand (or a few reports of a
-    /// run the framer passes over for a shedding host, ``HCI/H4Decoder/passingCheckInterval``), not for the rest of a
-    /// read of a flood, nor for a thread of the queue to be woken on a machine whose cores the flood keeps busy.
-    /// Requests run in the order submitted. A plain `queue.async` on a queue without a flush point.
+    /// operations still go as plain blocks on the queue): while it waits for the queue, the queue's flush point says so
+    /// (``hasWaitingRequests``), and a reader's turn yields the queue instead of going on with a flood
+    /// (``DescriptorChannel`` reads no more, a ``SerialBatcher`` hands what the turn read over after it). The reader
+    /// runs the request between two packets of the read at hand (the host's `receive` looks after each packet, and
+    /// posts what the packets so far found first), on the reader's thread, before anything the turn read is handed
+    /// over; a turn's end runs it when it came after the read's last packet, and a block queued on `queue` when no turn
+    /// comes first. So the request waits for at most the packet at hand (or a few reports of a run the framer passes
+    /// over for a shedding host, ``HCI/H4Decoder/passingCheckInterval``), not for the rest of a read of a flood, nor
+    /// for a thread of the queue to be woken on a machine whose cores the flood keeps busy. Requests run in the order
+    /// submitted. A plain `queue.async` on a queue without a flush point.
     package static func request(on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
         guard let flush = queue.getSpecific(key: key) else { return queue.async(execute: work) }
         flush.requests.withLock { $0.append(work) }
