@@ -111,9 +111,10 @@ extension HostCentralBackend {
                     Diagnostics.warning("write without response to 0x\(String(handle.rawValue, radix: 16)) dropped: \(error)")
                 }
             }
-            // Asked in a block after the write's (the backend shares the host's queue, where the question would
-            // otherwise be answered in place, before the write went out), so it sees it; false arms the host's
-            // readyToSendWriteWithoutResponse for when its ACL queue drains.
+            // Asked in a block after the write (which waits as a request when the app's earlier ones do: the
+            // backend shares the host's queue, where the question would otherwise be answered in place, before the
+            // write went out), so it sees it; false arms the host's readyToSendWriteWithoutResponse for when its ACL
+            // queue drains.
             let handle = link.handle
             queue.async { [self] in emit(.writeWithoutResponseSent(peer, canSend: host.canSendWriteWithoutResponse(handle))) }
         }

@@ -46,7 +46,7 @@ import Testing
         let h = Harness()
         h.manager.scanForPeripherals(withServices: nil, options: [CBCentralManagerScanOptionAllowDuplicatesKey: true])
         h.flush()
-        for counter in 0..<5 { h.emit(.advertisement(report(counter: 0))) }  // identical reports too
+        for _ in 0..<5 { h.emit(.advertisement(report(counter: 0))) }  // identical reports too
         #expect(h.recorder.log.filter { $0.hasPrefix("discover") }.count == 5)
     }
 

@@ -130,11 +130,16 @@ final class CompletionLedger: @unchecked Sendable {
             let handle = handles[random.int(0...1)]
             switch random.int(0...9) {
             case 0, 1:
-                // A raw ATT request on a link: Read Request of a random handle.
+                // A raw ATT request on a link: Read Request of a random handle. Asked on the host's queue, where it
+                // runs in place, so it falls between the packets injected before and after it as drawn (asked from
+                // this thread, an app's request would overtake every packet still queued).
                 let number = requests
                 requests += 1
-                host.sendATTRequest([0x0A, random.byte(), 0x00], on: handle) { result in
-                    ledger.complete(number, answered: (try? result.get()) != nil)
+                let attribute = random.byte()
+                host.queue.async {
+                    host.sendATTRequest([0x0A, attribute, 0x00], on: handle) { result in
+                        ledger.complete(number, answered: (try? result.get()) != nil)
+                    }
                 }
             case 2, 3:
                 // An ATT PDU from the peer: a response to whatever is pending, or anything.

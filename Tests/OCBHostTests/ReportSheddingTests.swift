@@ -8,12 +8,6 @@ import OCBHCI
 import Synchronization
 import Testing
 
-/// An LE Advertising Report event (Core v5.4 Vol 4 Part E §7.7.65.2): one report, ADV_NONCONN_IND, random address
-/// C0:00:00:00:00:`last`, Flags 0x06, RSSI −60 dBm.
-private func report(_ last: UInt8) -> [UInt8] {
-    [0x3E, 0x0F, 0x02, 0x01, 0x03, 0x01, last, 0x00, 0x00, 0x00, 0x00, 0xC0, 0x03, 0x02, 0x01, 0x06, 0xC4]
-}
-
 /// An LE Extended Advertising Report event (§7.7.65.13): one report, data complete, random C0:00:00:00:00:`last`,
 /// 1M PHY, TX power 0x7F, RSSI −60 dBm, no interval, no direct address, Flags 0x06. `legacy`: the legacy
 /// ADV_NONCONN_IND properties (0x0010), no secondary PHY, SID 0xFF (what an extended scan reports of a legacy
@@ -24,7 +18,6 @@ private func extendedReport(_ last: UInt8, legacy: Bool) -> [UInt8] {
     return [0x3E, UInt8(2 + report.count), 0x0D, 0x01] + report
 }
 
-/// Polls `condition` every 5 ms for up to 5 s (what it reads changes on the host's queue without an event).
 /// A host on `controller`, started and scanning (passive, no duplicate filter): what the tests here shed reports from.
 /// `attemptWindow` is how long a connection attempt counts as fresh (``HostConfiguration/attemptSheddingWindow``;
 /// a test whose reads must come within it on a loaded machine gives a long one). The caller stops it.
@@ -42,14 +35,6 @@ private func scanningHost(on controller: ScriptedController, attemptWindow: Dura
     return host
 }
 
-private func eventually(_ condition: () -> Bool) -> Bool {
-    for _ in 0..<1_000 {
-        if condition() { return true }
-        usleep(5_000)
-    }
-    return condition()
-}
-
 @Test(.timeLimit(.minutes(1))) func aFreshConnectionAttemptSkipsReportsWhileBehind() async throws {
     let controller = ScriptedController()
     let host = try await scanningHost(on: controller)
@@ -59,7 +44,7 @@ private func eventually(_ condition: () -> Bool) -> Bool {
     host.connect(to: PeerAddress(peer, type: .random), options: ConnectOptions(timeout: nil))
     #expect(eventually { controller.sentOpcodes.contains(0x2043) || controller.sentOpcodes.contains(0x200D) })
     // Within the attempt's first second (attemptSheddingWindow): its LE Connection Complete may be behind these.
-    for last: UInt8 in 0x10..<0x12 { controller.inject(report(last)) }
+    for last: UInt8 in 0x10..<0x12 { controller.inject(legacyReport(last)) }
     #expect(eventually { host.droppedDiscoveryCount == 2 })
 }
 
@@ -81,14 +66,14 @@ private func eventually(_ condition: () -> Bool) -> Bool {
 
     // Behind, but waiting for nothing: every report is handled.
     controller.behind = true
-    controller.inject(report(0x01))
+    controller.inject(legacyReport(0x01))
     #expect(heard(0x01))
 
     // A connection attempt on air past its window (a reconnect to a device out of range may wait for hours): handled.
     let peer = try #require(BluetoothAddress("C1:A0:00:00:00:01"))
     host.connect(to: PeerAddress(peer, type: .random), options: ConnectOptions(timeout: nil))
     #expect(eventually { controller.sentOpcodes.contains(0x2043) || controller.sentOpcodes.contains(0x200D) })
-    controller.inject(report(0x02))
+    controller.inject(legacyReport(0x02))
     #expect(heard(0x02))
     #expect(host.droppedDiscoveryCount == 0)
 
@@ -101,7 +86,7 @@ private func eventually(_ condition: () -> Bool) -> Bool {
     #expect(log.first(within: 5) { $0.connected } != nil)
     host.sendATTRequest([0x0A, 0x03, 0x00], on: 0x0040) { _ in }
     #expect(eventually { controller.sentACLPackets > 0 })
-    for last: UInt8 in 0x10..<0x13 { controller.inject(report(last)) }
+    for last: UInt8 in 0x10..<0x13 { controller.inject(legacyReport(last)) }
     controller.inject(extendedReport(0x14, legacy: true))
     controller.inject(extendedReport(0x30, legacy: false))
     #expect(heard(0x30))
@@ -111,7 +96,7 @@ private func eventually(_ condition: () -> Bool) -> Bool {
 
     // Not behind any more, the same request waiting: reports are handled again.
     controller.behind = false
-    controller.inject(report(0x20))
+    controller.inject(legacyReport(0x20))
     #expect(heard(0x20))
     #expect(host.droppedDiscoveryCount == 4)
 }
@@ -129,11 +114,11 @@ private func eventually(_ condition: () -> Bool) -> Bool {
     // reports are skipped unread, counted, so the request runs after a skip, not after every report in front of it.
     host.queue.sync {
         TurnFlush.request(on: host.queue) {}
-        for last: UInt8 in 0x10..<0x13 { controller.injectInPlace(report(last)) }
+        for last: UInt8 in 0x10..<0x13 { controller.injectInPlace(legacyReport(last)) }
     }
     #expect(host.droppedDiscoveryCount == 3)
     // The request ran: behind, waiting for nothing, reports are handled again.
-    controller.inject(report(0x20))
+    controller.inject(legacyReport(0x20))
     #expect(log.first(within: 5) { $0.discovered.map { $0.peer.address.value & 0xFF == 0x20 } == true ? true : nil } == true)
     #expect(host.droppedDiscoveryCount == 3)
     #expect(log.all.compactMap(\.discovered).allSatisfy { !(0x10..<0x13).contains($0.peer.address.value & 0xFF) })
@@ -157,7 +142,7 @@ private func eventually(_ condition: () -> Bool) -> Bool {
     let peer = PeerAddress(try #require(BluetoothAddress("C1:A0:00:00:00:01")), type: .random)
     let sentBy = Mutex<[Bool]>([])
     let done = DispatchSemaphore(value: 0)
-    controller.injectRead((0x10..<0x14).map { (.event, report($0)) }, around: { read in flush.turn(read) }, between: { index in
+    controller.injectRead((0x10..<0x14).map { (.event, legacyReport($0)) }, around: { read in flush.turn(read) }, between: { index in
         if index == 0 { TurnFlush.request(on: host.queue) { host.connect(to: peer, options: ConnectOptions(timeout: nil)) } }
         if index < 3 { sentBy.withLock { $0.append(controller.sentOpcodes.contains(0x2043) || controller.sentOpcodes.contains(0x200D)) } }
         if index == 3 { done.signal() }
@@ -200,14 +185,14 @@ private func eventually(_ condition: () -> Bool) -> Bool {
     // ACL on handle 0x0040 (PB 0b10), 7 bytes: L2CAP length 3, CID 0x0004 (ATT), Read Response 0x0B with value 01 02
     // (Core v5.4 Vol 3 Part F §3.4.4.4).
     let readResponse: [UInt8] = [0x40, 0x20, 0x07, 0x00, 0x03, 0x00, 0x04, 0x00, 0x0B, 0x01, 0x02]
-    controller.injectRead([(.event, report(0x40)), (.event, report(0x41)), (.acl, readResponse), (.event, report(0x42))])
+    controller.injectRead([(.event, legacyReport(0x40)), (.event, legacyReport(0x41)), (.acl, readResponse), (.event, legacyReport(0x42))])
     #expect(log.first(within: 5) { $0.discovered.map { $0.peer.address.value & 0xFF == 0x42 } == true ? true : nil } == true)
     #expect(response.withLock { $0 } == [0x0B, 0x01, 0x02])
     #expect(host.droppedDiscoveryCount == 2)
     #expect(log.all.compactMap(\.discovered).allSatisfy { ![0x40, 0x41].contains($0.peer.address.value & 0xFF) })
     host.stop()
     let recorded = try CaptureFile.read(path: capture).records.compactMap(\.packet).filter { $0.type == .event }.map(\.bytes)
-    #expect(recorded.contains(report(0x40)) && recorded.contains(report(0x41)) && recorded.contains(report(0x42)),
+    #expect(recorded.contains(legacyReport(0x40)) && recorded.contains(legacyReport(0x41)) && recorded.contains(legacyReport(0x42)),
             "the skipped reports are in the capture too")
 }
 
@@ -328,7 +313,7 @@ private final class CountingTransport: HCITransport, @unchecked Sendable {
                                        0x18, 0x00, 0x00, 0x00, 0x48, 0x00, 0x00]
     let linkKnownAtRequest = Mutex<Bool?>(nil)
     let done = DispatchSemaphore(value: 0)
-    let packets: [(HCIPacketType, [UInt8])] = (0x10..<0x14).map { (.event, report($0)) } + [(.event, connectionComplete)]
+    let packets: [(HCIPacketType, [UInt8])] = (0x10..<0x14).map { (.event, legacyReport($0)) } + [(.event, connectionComplete)]
     controller.injectRead(packets, around: { read in flush.turn(read) }, between: { index in
         if index == 1 {
             // Report 0x11, passed over: the run goes on until the request comes.

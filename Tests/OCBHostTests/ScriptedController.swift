@@ -19,6 +19,15 @@ final class ScriptedController: HCITransport, @unchecked Sendable {
     private var onClose: (@Sendable (HCITransportError?) -> Void)?
     private var sent: [UInt16] = []
     private var acl = 0
+    private var order: [SentPacket] = []
+
+    /// One packet the host sent, as ``sentInOrder`` lists it.
+    enum SentPacket: Equatable {
+        /// A command, by opcode.
+        case command(UInt16)
+        /// An ACL data packet.
+        case acl
+    }
 
     /// What ``isBehind`` says: true plays a transport with bytes waiting beyond the read being handled (a flood).
     var behind: Bool {
@@ -32,6 +41,8 @@ final class ScriptedController: HCITransport, @unchecked Sendable {
     var sentOpcodes: [UInt16] { lock.withLock { sent } }
     /// How many ACL data packets the host sent (they are dropped).
     var sentACLPackets: Int { lock.withLock { acl } }
+    /// The commands and ACL data packets the host sent, in the order sent.
+    var sentInOrder: [SentPacket] { lock.withLock { order } }
 
     func open(queue: DispatchQueue, onPacket: @escaping @Sendable (HCIPacket) -> Void,
               onClose: @escaping @Sendable (HCITransportError?) -> Void) throws(HCITransportError) {
@@ -50,9 +61,9 @@ final class ScriptedController: HCITransport, @unchecked Sendable {
     }
 
     func send(_ packet: HCIPacket) throws(HCITransportError) {
-        if packet.type == .acl { lock.withLock { acl += 1 } }
+        if packet.type == .acl { lock.withLock { acl += 1; order.append(.acl) } }
         guard let answer = Self.commandComplete(answering: packet) else { return }
-        lock.withLock { sent.append(answer.opcode) }
+        lock.withLock { sent.append(answer.opcode); order.append(.command(answer.opcode)) }
         inject(answer.event)
     }
 
@@ -163,4 +174,19 @@ final class ScriptedController: HCITransport, @unchecked Sendable {
             + [UInt8(data.count)] + data
         return [0x3E, UInt8(report.count + 1), 0x0D] + report
     }
+}
+
+/// An LE Advertising Report event (Core v5.4 Vol 4 Part E §7.7.65.2): one report, ADV_NONCONN_IND, random address
+/// C0:00:00:00:00:`last`, Flags 0x06, RSSI −60 dBm (one report of a flood, for the tests that read behind one).
+func legacyReport(_ last: UInt8) -> [UInt8] {
+    [0x3E, 0x0F, 0x02, 0x01, 0x03, 0x01, last, 0x00, 0x00, 0x00, 0x00, 0xC0, 0x03, 0x02, 0x01, 0x06, 0xC4]
+}
+
+/// Polls `condition` every 5 ms for up to 5 s (what it reads changes on the host's queue without an event).
+func eventually(_ condition: () -> Bool) -> Bool {
+    for _ in 0..<1_000 {
+        if condition() { return true }
+        usleep(5_000)
+    }
+    return condition()
 }

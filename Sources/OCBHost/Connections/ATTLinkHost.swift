@@ -10,10 +10,11 @@ import OCBGATT
 /// ``HostController`` sends ATT PDUs as ACL fragments of L2CAP basic frames on CID 0x0004, ``KernelHost`` writes
 /// them to the connection's kernel L2CAP socket.
 ///
-/// The extension holds what is the same for both: the ``CentralHost`` ATT and GATT calls (hopping onto `queue`),
-/// received PDUs, the 30 s transaction timeouts (Core v5.4 Vol 3 Part F §3.3.3) and carrying out each
-/// ``LinkATT/Output``: PDUs sent, ATT_MTU recorded and reported, diagnostics emitted, the link disconnected after an
-/// ATT transaction timeout, the timer re-armed.
+/// The extension holds what is the same for both: the ``CentralHost`` ATT and GATT calls (the app's requests on
+/// `queue`, ``SerialHost/requestInPlace(_:)``: in the order asked, before the rest of a flood's read), received PDUs,
+/// the 30 s transaction timeouts (Core v5.4 Vol 3 Part F §3.3.3) and carrying out each ``LinkATT/Output``: PDUs sent,
+/// ATT_MTU recorded and reported, diagnostics emitted, the link disconnected after an ATT transaction timeout, the
+/// timer re-armed.
 protocol ATTLinkHost: SerialHost {
     associatedtype Link: ATTLink
     /// The established connections by connection handle.
@@ -36,7 +37,7 @@ protocol ATTLinkHost: SerialHost {
 extension ATTLinkHost {
     /// ``CentralHost/sendATTRequest(_:on:completion:)``: queues a request PDU on the connection's bearer.
     func queueATTRequest(_ pdu: [UInt8], on handle: ConnectionHandle, completion: @escaping @Sendable (Result<[UInt8], HostError>) -> Void) {
-        queue.async {
+        requestInPlace {
             guard let att = self.links[handle]?.att else { return self.deliver { completion(.failure(.notConnected(handle))) } }
             self.applyATT(att.request(pdu, now: self.clock.now) { result in self.deliver { completion(result) } }, on: handle)
         }
@@ -45,7 +46,7 @@ extension ATTLinkHost {
     /// ``CentralHost/sendATT(_:on:completion:)``: sends a PDU that gets no response; completes with the first
     /// ``transmitATT(_:on:)`` error, nil when every PDU went.
     func sendATTCommand(_ pdu: [UInt8], on handle: ConnectionHandle, completion: @escaping @Sendable (HostError?) -> Void) {
-        queue.async {
+        requestInPlace {
             guard let att = self.links[handle]?.att else { return self.deliver { completion(.notConnected(handle)) } }
             do throws(HostError) {
                 let output = try att.command(pdu, now: self.clock.now)
@@ -63,7 +64,7 @@ extension ATTLinkHost {
     /// ``CentralHost/exchangeMTU(_:on:completion:)``: sends ATT_EXCHANGE_MTU_REQ offering `mtu` and delivers the
     /// agreed ATT_MTU.
     func startMTUExchange(_ mtu: UInt16, on handle: ConnectionHandle, completion: @escaping @Sendable (Result<UInt16, HostError>) -> Void) {
-        queue.async {
+        requestInPlace {
             guard let att = self.links[handle]?.att else { return self.deliver { completion(.failure(.notConnected(handle))) } }
             self.applyATT(att.exchangeMTU(mtu, now: self.clock.now) { result in
                 let agreed = att.agreedMTU(result)
@@ -75,7 +76,7 @@ extension ATTLinkHost {
     /// ``CentralHost/withGATT(_:_:)``: runs `body` on `queue` with the connection's GATT client (nil for an unknown
     /// handle), then sends the procedures it started.
     func runWithGATT(_ handle: ConnectionHandle, _ body: @escaping @Sendable (GATTClient?) -> Void) {
-        queue.async {
+        requestInPlace {
             guard let att = self.links[handle]?.att else { return body(nil) }
             body(att.client)
             self.driveATT(handle)

@@ -34,7 +34,7 @@ extension KernelHost {
     /// ``HostError/encryptionFailed(_:_:)`` (the kernel's Authentication Failed event), ``HostError/pairingTimedOut(_:)``,
     /// ``HostError/notConnected(_:)``.
     public func secure(_ handle: ConnectionHandle, completion: @escaping @Sendable (Result<LinkSecurity, HostError>) -> Void) {
-        queue.async {
+        requestInPlace {
             self.raiseSecurity(handle, fromATT: false) { result in self.deliver { completion(result) } }
         }
     }

@@ -21,7 +21,7 @@ extension HostController {
             self.attemptOptions[attempt.id] = options
             self.perform(actions)
         }
-        if isOnQueue, !requestWaits { work() } else { request(work) }
+        requestInPlace(work)
     }
 
     /// Removes the queued attempts for `peer`, or cancels the one in progress (LE Create Connection Cancel,
@@ -50,7 +50,7 @@ extension HostController {
     /// ``HostError/notConnected(_:)``, ``HostError/commandFailed(_:_:)``, ``HostError/commandTimeout(_:)`` or
     /// ``HostError/malformedResponse(_:_:)``.
     public func readRSSI(_ handle: ConnectionHandle, completion: @escaping @Sendable (Result<Int8, HostError>) -> Void) {
-        queue.async {
+        requestInPlace {
             guard self.links[handle] != nil else { return self.deliver { completion(.failure(.notConnected(handle))) } }
             self.send(HCIReadRSSI(handle: handle)) { result in
                 let mapped = result.map { $0.rssi }

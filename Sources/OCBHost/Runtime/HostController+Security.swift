@@ -23,7 +23,7 @@ extension HostController {
     /// encrypted (at once when it is already), or ``HostError/pairingFailed(_:_:byPeer:)``,
     /// ``HostError/encryptionFailed(_:_:)``, ``HostError/notConnected(_:)``, ``HostError/disconnected(_:_:)``.
     public func secure(_ handle: ConnectionHandle, completion: @escaping @Sendable (Result<LinkSecurity, HostError>) -> Void) {
-        queue.async {
+        requestInPlace {
             self.raiseSecurity(handle, because: .request) { result in self.deliver { completion(result) } }
         }
     }
@@ -50,12 +50,12 @@ extension HostController {
 
     /// ``CentralHost/setPairingIOCapability(_:)``: the IO capability of pairings started from now on.
     public func setPairingIOCapability(_ capability: SMPIOCapability) {
-        queue.async { self.pairingIOCapability = capability }
+        requestInPlace { self.pairingIOCapability = capability }
     }
 
     /// ``CentralHost/answerPairing(_:_:)``: the user's passkey or confirmation goes to the link's pairing.
     public func answerPairing(_ handle: ConnectionHandle, _ answer: PairingAnswer, prompt id: UInt64) {
-        queue.async {
+        requestInPlace {
             // Only the prompt now asked: an answer to an older one (its pairing failed, another began) is dropped.
             guard let current = self.links[handle]?.security.promptID, current == id else { return }
             self.links[handle]?.security.promptID = nil

@@ -61,6 +61,14 @@ extension SerialHost {
         TurnFlush.request(on: queue, work)
     }
 
+    /// Runs an app's request in place when called on `queue` while no other request waits for it (a backend running
+    /// there, as the CoreBluetooth one does: nothing the app asked before is left), else as ``request(_:)``. Requests
+    /// keep the order they were asked in, and one asked on the queue does not wait behind a turn of discoveries
+    /// queued there during a flood.
+    func requestInPlace(_ work: @escaping @Sendable () -> Void) {
+        if isOnQueue, !requestWaits { work() } else { request(work) }
+    }
+
     /// True while discoveries wait in ``outbox`` for the transport to read what it has (``awaitsAnswer``, and the
     /// transport has unread input); on `queue`.
     var holdsDiscoveries: Bool { awaitsAnswer && transportHasInputWaiting }

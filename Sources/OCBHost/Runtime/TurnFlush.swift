@@ -22,8 +22,8 @@ package final class TurnFlush: @unchecked Sendable {
     /// Their count, read without the lock by a reader deciding whether to yield.
     private let waitingRequests = Atomic<Int>(0)
 
-    /// Runs `work` on `queue` as an app's request (a connect, a disconnect, a scan's start or stop; ATT and GATT
-    /// operations still go as plain blocks on the queue): while it waits for the queue, the queue's flush point says so
+    /// Runs `work` on `queue` as an app's request (a connect, a disconnect, a scan's start or stop, an ATT or GATT
+    /// operation, Read RSSI, a security raise): while it waits for the queue, the queue's flush point says so
     /// (``hasWaitingRequests``), and a reader's turn yields the queue instead of going on with a flood
     /// (``DescriptorChannel`` reads no more, a ``SerialBatcher`` hands what the turn read over after it). The reader
     /// runs the request between two packets of the read at hand (the host's `receive` looks after each packet, and
