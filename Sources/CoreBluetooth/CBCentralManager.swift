@@ -55,6 +55,10 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     /// gets the same object, without a new identifier derivation and object per advertisement (first in, first out);
     /// emptied by `stopScan`.
     var recentlyDiscovered = RecentlySeen<PeerAddress, CBPeripheral>(capacity: 1_024)
+    /// The advertisementData dictionaries the delegate queue's last batch let go, for the next batch to write into
+    /// (``AdvertisementDataRecycler``, its own bound); taken by ``deliver(_:)`` for a batch and put back after it,
+    /// emptied by `stopScan` (lock held).
+    var advertisementDataSpares = AdvertisementDataRecycler()
     /// The peer behind each identifier handed out, for `retrievePeripherals(withIdentifiers:)`: the last 16,384 (a
     /// flood of advertisers cannot grow it without end; an identifier forgotten is retrieved again once seen again).
     var knownPeers = RecentlySeen<UUID, PeerAddress>(capacity: 16_384)
@@ -299,6 +303,7 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
             // The scan's peripherals go with it unless the app keeps them (``handedOut`` still finds those): iOS too
             // releases the peripherals an app did not retain.
             recentlyDiscovered.removeAll()
+            advertisementDataSpares = AdvertisementDataRecycler()
             return was
         }
         guard wasScanning else {

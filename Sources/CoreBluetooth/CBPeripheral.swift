@@ -28,9 +28,11 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
 
     weak var storedDelegate: (any CBPeripheralDelegate)?
     var storedName: String?
-    /// The last advertisement delivered and the advertisementData made of it (without the RSSI), so a device
-    /// repeating itself gets the same dictionary without building it again (lock held; one per peripheral).
-    var lastAdvertisement: (report: AdvertisementReport, data: [String: Any])?
+    /// The last advertisement delivered, the advertisementData made of it (without the RSSI) and that dictionary's set
+    /// of keys (``AdvertisementDataTemplate/Key/bit``s), so a device repeating itself gets the same dictionary without
+    /// building it again, and one whose data changed has the old dictionary's storage rewritten when the app let it go
+    /// (lock held; one per peripheral).
+    var lastAdvertisement: (report: AdvertisementReport, data: [String: Any], keys: Int)?
     var storedState: CBPeripheralState = .disconnected
     var storedServices: [CBService]?
     var storedCanSend = true

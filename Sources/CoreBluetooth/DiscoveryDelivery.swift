@@ -53,11 +53,16 @@ extension CBCentralManager {
     }
 
     /// What one look under the lock found for a discovery: its peripheral, whether it was renamed (its last name
-    /// differed), and the dictionary of its last advertisement when that had the same content.
+    /// differed), and the dictionary of its last advertisement when that had the same content, or else that
+    /// dictionary to recycle.
     private struct Resolved {
         let peripheral: CBPeripheral
         let renamed: Bool
         let reused: [String: Any]?
+        /// The dictionary of the peripheral's last advertisement and its set of keys when that had other content,
+        /// taken from the peripheral: when the app let it go, this is its only reference, and the next dictionary with
+        /// the same keys is written into its storage (``AdvertisementDataRecycler``).
+        var recyclable: (data: [String: Any], keys: Int)?
     }
 
     /// Calls the delegate for each admitted discovery of a batch, in order, unless its scan stopped since (on the
@@ -75,15 +80,22 @@ extension CBCentralManager {
         guard !batch.isEmpty else { return }
         let bytes = batch.reduce(0) { $0 + $1.bytes }
         discoveryBoundLock.withLock { discoveryBound.delivered(batch.count, bytes: bytes) }
+        // Taken for the batch and put back after it (delegate queues run one batch at a time; another would start empty).
+        var recycler = lock.run {
+            var taken = AdvertisementDataRecycler()
+            swap(&taken, &advertisementDataSpares)
+            return taken
+        }
+        defer { lock.run { advertisementDataSpares = recycler } }
         var start = 0
         while start < batch.count {
             let rest = batch[start..<min(batch.count, start + Self.deliveryPiece)]
-            let (epoch, delegate, resolved, delivery) = lock.run {
+            var (epoch, delegate, resolved, delivery) = lock.run {
                 (deliveryEpoch.load(ordering: .acquiring), storedDelegate, rest.map(resolve), self.delivery)
             }
             // The dictionaries built in this piece, in order: one repeating itself within the piece reuses its own (the
             // latest of its peripheral's, found by identity among at most ``deliveryPiece``: no hashing).
-            var built: [(peripheral: CBPeripheral, report: AdvertisementReport, data: [String: Any])] = []
+            var built: [(peripheral: CBPeripheral, report: AdvertisementReport, data: [String: Any], keys: Int)] = []
             built.reserveCapacity(rest.count)
             start = rest.endIndex
             for (offset, discovery) in zip(rest.indices, rest) {
@@ -91,6 +103,8 @@ extension CBCentralManager {
                     start = offset
                     break
                 }
+                // Taken out before `found` copies the rest, so a dictionary the app let go has one reference left.
+                recycler.give(resolved[offset - rest.startIndex]?.recyclable.take())
                 guard let found = resolved[offset - rest.startIndex] else { continue }
                 let report = discovery.report
                 let advertisementData: [String: Any]
@@ -100,8 +114,9 @@ extension CBCentralManager {
                           last.report.hasSameContent(as: report) {
                     advertisementData = last.data
                 } else {
-                    advertisementData = Self.advertisementData(report)
-                    if !report.isAnonymous { built.append((found.peripheral, report, advertisementData)) }
+                    let made = Self.advertisementData(report, recycling: &recycler)
+                    advertisementData = made.data
+                    if !report.isAnonymous { built.append((found.peripheral, report, made.data, made.keys)) }
                 }
                 if found.renamed { found.peripheral.delegate?.peripheralDidUpdateName(found.peripheral) }
                 // RSSI 127 is "not available" (Core v5.4 Vol 4 Part E §7.7.65.2), and iOS passes it on as 127: a report
@@ -111,7 +126,7 @@ extension CBCentralManager {
             }
             if !built.isEmpty {
                 // In order, so a peripheral's latest is the one it keeps.
-                lock.run { for last in built { last.peripheral.lastAdvertisement = (last.report, last.data) } }
+                lock.run { for last in built { last.peripheral.lastAdvertisement = (last.report, last.data, last.keys) } }
             }
             if start < batch.count { delivery?.handOverOthersNow() }
         }
@@ -125,7 +140,8 @@ extension CBCentralManager {
         guard storedIsScanning, scanGeneration == discovery.scan else { return nil }
         let report = discovery.report
         if report.isAnonymous {
-            return Resolved(peripheral: CBPeripheral(identifier: UUID(), peer: report.peer, manager: self), renamed: false, reused: nil)
+            return Resolved(peripheral: CBPeripheral(identifier: UUID(), peer: report.peer, manager: self), renamed: false, reused: nil,
+                            recyclable: nil)
         }
         // A peripheral connected or heard lately (the common case) without the third map's weak load; the connected one
         // first, as `peripheral(for:)` has it (an app may hold, and connect, an object from before a power cycle).
@@ -141,8 +157,11 @@ extension CBCentralManager {
             renamed = peripheral.storedName != nil
             peripheral.storedName = name
         }
-        let reused = peripheral.lastAdvertisement.flatMap { $0.report.hasSameContent(as: report) ? $0.data : nil }
-        return Resolved(peripheral: peripheral, renamed: renamed, reused: reused)
+        if let last = peripheral.lastAdvertisement, last.report.hasSameContent(as: report) {
+            return Resolved(peripheral: peripheral, renamed: renamed, reused: last.data)
+        }
+        let recyclable = peripheral.lastAdvertisement.take().map { (data: $0.data, keys: $0.keys) }
+        return Resolved(peripheral: peripheral, renamed: renamed, reused: nil, recyclable: recyclable)
     }
 
     /// The NSNumber of a level in dBm (a discovery's `RSSI`, its TX power): one shared object per value from −128 to
@@ -172,6 +191,15 @@ extension CBCentralManager {
     /// (``AdvertisementDataTemplate``: no key hashed, no storage grown), the values written in place; the booleans and
     /// the TX power are shared NSNumbers, and the manufacturer data is the report's own `Data`.
     static func advertisementData(_ report: AdvertisementReport) -> [String: Any] {
+        var none = AdvertisementDataRecycler()
+        return advertisementData(report, recycling: &none).data
+    }
+
+    /// ``advertisementData(_:)``, and its set of keys (``AdvertisementDataTemplate/Key/bit``s), written into the
+    /// storage of a spare of `recycler` with the same keys when it has one (every key of the set gets its new value),
+    /// else into a copy of the template.
+    static func advertisementData(_ report: AdvertisementReport,
+                                  recycling recycler: inout AdvertisementDataRecycler) -> (data: [String: Any], keys: Int) {
         typealias Key = AdvertisementDataTemplate.Key
         let manufacturer = report.manufacturerDataBytes
         let serviceData = report.serviceData, serviceUUIDs = report.serviceUUIDs
@@ -187,6 +215,7 @@ extension CBCentralManager {
         if !solicited.isEmpty { keys |= Key.solicitedServiceUUIDs.bit }
         let template = AdvertisementDataTemplate.template(keys: keys)
         var data = template.dictionary
+        if var spare = recycler.take(keys: keys) { swap(&data, &spare) }
         template.set(.isConnectable, report.isConnectable ? trueNumber : falseNumber, in: &data)
         if report.isTruncated { template.set(.isTruncated, trueNumber, in: &data) }
         if let name = report.localName { template.set(.localName, name, in: &data) }
@@ -200,6 +229,6 @@ extension CBCentralManager {
         if !overflow.isEmpty { template.set(.overflowServiceUUIDs, overflow.map(CBUUID.init(bluetoothUUID:)), in: &data) }
         if let power = report.txPowerLevel { template.set(.txPowerLevel, dBmNumber(power), in: &data) }
         if !solicited.isEmpty { template.set(.solicitedServiceUUIDs, solicited.map(CBUUID.init(bluetoothUUID:)), in: &data) }
-        return data
+        return (data, keys)
     }
 }

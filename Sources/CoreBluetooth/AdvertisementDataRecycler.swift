@@ -1,0 +1,34 @@
+// The advertisementData dictionaries a batch of discoveries let go, kept for the next dictionary with the same keys.
+
+/// Spare advertisementData dictionaries on the delegate queue (``CBCentralManager/deliver(_:)``): when a
+/// peripheral's data changes, its last dictionary is given here, and the next dictionary with the same set of keys
+/// (``AdvertisementDataTemplate/Key/bit``s: it was made from the same template, so the template's indices hold in
+/// it) is written into its storage instead of a copy of the template. A dictionary the app let go then costs no
+/// allocation and no free; one the app still holds is copied on the first write, as the template would be, and what
+/// the app holds does not change.
+///
+/// Bound: ``capacity`` dictionaries (the oldest given is dropped first), each of at most 9 keys and the values of one
+/// advertisement (at most 31 bytes of legacy data, or 1,650 of an extended advertising chain); kept by the manager
+/// between batches, emptied by `stopScan`.
+struct AdvertisementDataRecycler {
+    /// How many spares are kept: more than the sets of keys that make most of a crowd's advertisements (Flags and
+    /// manufacturer data, a service UUID list, a name, ...).
+    static let capacity = 16
+
+    private var spares: [(keys: Int, data: [String: Any])] = []
+
+    /// Keeps `dictionary` (a peripheral's last advertisementData and its keys, taken from it) as a spare; nil is
+    /// nothing to keep.
+    mutating func give(_ dictionary: consuming (data: [String: Any], keys: Int)?) {
+        guard let dictionary else { return }
+        if spares.count == Self.capacity { spares.removeFirst() }
+        spares.append((keys: dictionary.keys, data: dictionary.data))
+    }
+
+    /// A spare with exactly the set of keys `keys`, the last given first (the peripheral's own, given just before);
+    /// nil when none has them. The spare leaves the recycler, so the caller holds its only reference here.
+    mutating func take(keys: Int) -> [String: Any]? {
+        guard let index = spares.lastIndex(where: { $0.keys == keys }) else { return nil }
+        return spares.remove(at: index).data
+    }
+}

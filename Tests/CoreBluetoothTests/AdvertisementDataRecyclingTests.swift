@@ -1,0 +1,98 @@
+// With AllowDuplicates and changing data, an advertisementData the app let go is rewritten for the next discovery; one it kept never changes.
+import OCBAdvertising
+import OCBCore
+@testable import CoreBluetooth
+import Foundation
+import Synchronization
+import Testing
+
+/// A delegate that keeps no dictionary: for each discovery it notes the manufacturer data, the local name, the TX
+/// power and the address of the dictionary's storage (a `[String: Any]` is one reference to it), as a gateway that
+/// reads the values and moves on would.
+private final class ValueReader: NSObject, CBCentralManagerDelegate, @unchecked Sendable {
+    struct Seen: Equatable {
+        let manufacturer: Data?
+        let name: String?
+        let txPower: Int?
+        let keys: Set<String>
+    }
+    let seen = Mutex<[Seen]>([])
+    let storage = Mutex<[UInt]>([])
+
+    func centralManagerDidUpdateState(_ central: CBCentralManager) {}
+
+    func centralManager(_ central: CBCentralManager, didDiscover peripheral: CBPeripheral, advertisementData: [String: Any], rssi RSSI: NSNumber) {
+        let values = Seen(manufacturer: advertisementData[CBAdvertisementDataManufacturerDataKey] as? Data,
+                          name: advertisementData[CBAdvertisementDataLocalNameKey] as? String,
+                          txPower: (advertisementData[CBAdvertisementDataTxPowerLevelKey] as? NSNumber)?.intValue,
+                          keys: Set(advertisementData.keys))
+        seen.withLock { $0.append(values) }
+        storage.withLock { $0.append(unsafeBitCast(advertisementData, to: UInt.self)) }
+    }
+}
+
+@Suite struct AdvertisementDataRecyclingTests {
+    /// A report of the harness peer: manufacturer data 0xFFFF `counter` (a sensor's rolling counter), with a name and a
+    /// TX power when asked.
+    func report(counter: UInt8, name: String? = nil, txPower: Int? = nil) -> AdvertisementReport {
+        var report = AdvertisementReport(peer: Harness.peer, rssi: -60, localName: name,
+                                         manufacturerData: ManufacturerData(companyID: 0xFFFF, payload: [counter]), isConnectable: true)
+        report.txPowerLevel = txPower
+        return report
+    }
+
+    /// The recorder keeps every dictionary (as an app that stores them does): after five reports of a changing
+    /// counter, each one it holds still has its own counter, none rewritten by a later discovery.
+    @Test func aDictionaryTheAppKeepsNeverChanges() {
+        let h = Harness()
+        h.manager.scanForPeripherals(withServices: nil, options: [CBCentralManagerScanOptionAllowDuplicatesKey: true])
+        h.flush()
+        for counter: UInt8 in 0..<5 { h.emit(.advertisement(report(counter: counter))) }
+        let held = h.recorder.discovered.map { $0.1[CBAdvertisementDataManufacturerDataKey] as? Data }
+        #expect(held == (0..<5).map { Data([0xFF, 0xFF, $0]) })
+    }
+
+    /// A delegate that keeps none: each discovery carries its own values as the keys come and go (a name and a TX
+    /// power appear, then go), and while the set of keys stays the same the dictionary is written into the storage of
+    /// the one before (one address); a change of keys takes another.
+    @Test func aDictionaryTheAppLetGoIsRewrittenWithTheNextValues() {
+        let h = Harness()
+        let reader = ValueReader()
+        h.manager.delegate = reader
+        h.manager.scanForPeripherals(withServices: nil, options: [CBCentralManagerScanOptionAllowDuplicatesKey: true])
+        h.flush()
+        for counter: UInt8 in 0..<4 { h.emit(.advertisement(report(counter: counter))) }
+        h.emit(.advertisement(report(counter: 4, name: "Sensor", txPower: -8)))
+        h.emit(.advertisement(report(counter: 5)))
+        let base: Set = [CBAdvertisementDataIsConnectable, CBAdvertisementDataManufacturerDataKey]
+        let full = base.union([CBAdvertisementDataLocalNameKey, CBAdvertisementDataTxPowerLevelKey])
+        #expect(reader.seen.withLock { $0 } == [
+            .init(manufacturer: Data([0xFF, 0xFF, 0]), name: nil, txPower: nil, keys: base),
+            .init(manufacturer: Data([0xFF, 0xFF, 1]), name: nil, txPower: nil, keys: base),
+            .init(manufacturer: Data([0xFF, 0xFF, 2]), name: nil, txPower: nil, keys: base),
+            .init(manufacturer: Data([0xFF, 0xFF, 3]), name: nil, txPower: nil, keys: base),
+            .init(manufacturer: Data([0xFF, 0xFF, 4]), name: "Sensor", txPower: -8, keys: full),
+            .init(manufacturer: Data([0xFF, 0xFF, 5]), name: nil, txPower: nil, keys: base),
+        ])
+        let storage = reader.storage.withLock { $0 }
+        #expect(Set(storage.prefix(4)).count == 1, "the same keys: the first dictionary's storage, rewritten")
+        #expect(storage[4] != storage[3], "a name and a TX power: another set of keys, another storage")
+    }
+
+    /// The recycler hands back only a spare with exactly the keys asked for, the last given first, and keeps at most
+    /// ``AdvertisementDataRecycler/capacity``, dropping the oldest.
+    @Test func theRecyclerMatchesKeysAndKeepsItsBound() {
+        var recycler = AdvertisementDataRecycler()
+        recycler.give((data: ["a": 1], keys: 0b01))
+        recycler.give((data: ["b": 2], keys: 0b01))
+        recycler.give(nil)
+        #expect(recycler.take(keys: 0b11) == nil)
+        #expect(recycler.take(keys: 0b01)?["b"] as? Int == 2)
+        #expect(recycler.take(keys: 0b01)?["a"] as? Int == 1)
+        #expect(recycler.take(keys: 0b01) == nil)
+        for index in 0...AdvertisementDataRecycler.capacity { recycler.give((data: ["n": index], keys: 0b100)) }
+        var left: [Int] = []
+        while let spare = recycler.take(keys: 0b100) { left.append(spare["n"] as? Int ?? -1) }
+        #expect(left == Array((1...AdvertisementDataRecycler.capacity).reversed()), "the oldest was dropped")
+    }
+}
