@@ -31,8 +31,8 @@ extension KernelHost {
     /// with nil at once when not scanning.
     public func stopScan(completion: @escaping @Sendable (HostError?) -> Void) {
         request {
-            guard var session = self.scan else { return self.deliver { completion(nil) } }
-            for device in session.merger.flush() { self.emit(.discovered(device)) }
+            guard let session = self.scan else { return self.deliver { completion(nil) } }
+            self.releaseHeldAdvertisements()
             self.scan = nil
             _ = self.reassembler.reset()  // no more fragments of unfinished chains come once scanning stops
             self.endScan(session) { error in self.deliver { completion(error) } }
@@ -62,7 +62,9 @@ extension KernelHost {
 
     private func startScanOnQueue(_ options: ScanOptions, _ done: @escaping (HostError?) -> Void) {
         if let running = scan {
-            // A restart: a discovery goes on with the new options; our own scan is disabled first.
+            // A restart: a discovery goes on with the new options; our own scan is disabled first. Either way what the
+            // old options held waiting for a scan response is handed over first, as a stop does.
+            releaseHeldAdvertisements()
             if running.discovery != nil, options.isActive, management != nil {
                 scan?.options = options
                 scan?.merger = Self.merger(options)
@@ -138,8 +140,8 @@ extension KernelHost {
 
     /// Ends the scan below the app: held advertisements first, then ``HostEvent/scanStopped(_:)``.
     private func abandonScan(_ error: HostError) {
-        guard var session = scan else { return }
-        for device in session.merger.flush() { emit(.discovered(device)) }
+        guard scan != nil else { return }
+        releaseHeldAdvertisements()
         scan = nil
         _ = reassembler.reset()
         emit(.scanStopped(error))

@@ -83,8 +83,8 @@ extension HostController {
     /// Sends scan disable, releasing held advertisements first. Unfinished extended advertising chains are dropped:
     /// the controller sends no more of them once scanning stops, and a later scan starts new chains (§7.7.65.13).
     private func disableScan(_ done: @escaping (HostError?) -> Void) {
-        guard var session = scan else { return done(nil) }
-        for device in session.merger.flush() { emit(.discovered(device)) }
+        guard let session = scan else { return done(nil) }
+        releaseHeldAdvertisements()
         scan = nil
         _ = reassembler.reset()
         switch session.family {
@@ -111,7 +111,7 @@ extension HostController {
     /// The controller ended the scan on its own (LE Scan Timeout, §7.7.65.17).
     func scanEndedByController() {
         guard scan != nil else { return }
-        for device in scan?.merger.flush() ?? [] { emit(.discovered(device)) }
+        releaseHeldAdvertisements()
         scan = nil
         _ = reassembler.reset()
         emit(.scanStopped(.unsupported("controller ended the scan (LE Scan Timeout)")))

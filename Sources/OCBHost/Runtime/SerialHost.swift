@@ -254,6 +254,13 @@ extension SerialHost {
         if collected.isFull { flushDiscoveries() }
     }
 
+    /// Hands the advertisements the scan holds (waiting for a scan response, ``ScanResultMerger/flush()``) to the handler
+    /// and empties its merger: before a scan stops, restarts with other options or is ended by the controller, so none
+    /// is lost (on `queue`).
+    func releaseHeldAdvertisements() {
+        for device in scan?.merger.flush() ?? [] { emit(.discovered(device)) }
+    }
+
     /// Runs a completion on the event queue.
     func deliver(_ work: @escaping @Sendable () -> Void) {
         outbox.post(.completion(work))
