@@ -204,7 +204,8 @@ import Testing
         try peer.mute(opcode: 0x200D, controller: 1)
         try peer.mute(opcode: 0x2043, controller: 1)
         defer { try? peer.unmute(controller: 1) }
-        #expect(central.request("failToConnect", within: 6) { central.manager.connect(alpha) } == "failToConnect error=CB.10")
+        #expect(central.request("failToConnect", within: 6) { central.manager.connect(alpha) } == "failToConnect error=CB.10",
+                "\(central.entries(from: 0))")
         #expect(alpha.state == .disconnected)
     }
 }

@@ -57,10 +57,13 @@ final class DescriptorChannel: @unchecked Sendable {
     /// other work on the host's queue (an app's connect, a timer) waits at most that long behind a flood.
     static let readsPerTurn = 8
 
-    /// True when the last read turn stopped at its limit of ``readsPerTurn`` reads with bytes still waiting: the host is behind what
-    /// the other side sent (an answer it waits for may be among the unread bytes). Read on the channel's queue.
+    /// True when the last read turn stopped at its limit of ``readsPerTurn`` reads, or yielded to an app's request,
+    /// with bytes still waiting: the host is behind what the other side sent (an answer it waits for may be among the
+    /// unread bytes). Read on the channel's queue.
     var hasUnreadInput: Bool { stoppedAtLimit }
-    /// The last read turn stopped at ``readsPerTurn`` reads with bytes still waiting.
+    /// The last read turn stopped before a read found nothing more (its limit, or a request) with bytes still waiting
+    /// (FIONREAD when it stopped): never left true by a turn that stopped with nothing unread, which would hold the
+    /// host "behind" (its command deadlines postponed, its reports shed) until the other side sent something again.
     private var stoppedAtLimit = false
 
     /// ``hasUnreadInput``, or input has arrived since the last read (FIONREAD, asked only when the turn did not stop
@@ -178,7 +181,10 @@ final class DescriptorChannel: @unchecked Sendable {
         for index in 0..<Self.readsPerTurn {
             guard isOpen else { return true }
             // An app's request waits, or one ran in this turn's read: yield (what answers it comes in a later turn).
-            if let flush, flush.hasWaitingRequests || flush.yieldsAfterRead { return progressed }
+            if let flush, flush.hasWaitingRequests || flush.yieldsAfterRead {
+                stoppedAtLimit = queuedBytes() > 0
+                return progressed
+            }
             let count = Glibc.read(descriptor, buffer.baseAddress, readCapacity)
             if count > 0 {
                 progressed = true
@@ -197,6 +203,7 @@ final class DescriptorChannel: @unchecked Sendable {
             finish(HCITransportError(errno: code, operation: "read from \(operation)"))
             return true
         }
+        stoppedAtLimit = queuedBytes() > 0
         return true
     }
 
