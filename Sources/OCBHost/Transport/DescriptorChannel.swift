@@ -62,7 +62,7 @@ final class DescriptorChannel: @unchecked Sendable {
     /// unread bytes). Read on the channel's queue.
     var hasUnreadInput: Bool { stoppedAtLimit }
     /// The last read turn stopped before a read found nothing more (its limit, or a request) with bytes still waiting
-    /// (FIONREAD when it stopped): never left true by a turn that stopped with nothing unread, which would hold the
+    /// (asked of the descriptor when it stopped, ``isReadable()``): never left true by a turn that stopped with nothing unread, which would hold the
     /// host "behind" (its command deadlines postponed, its reports shed) until the other side sent something again.
     private var stoppedAtLimit = false
 
@@ -182,7 +182,7 @@ final class DescriptorChannel: @unchecked Sendable {
             guard isOpen else { return true }
             // An app's request waits, or one ran in this turn's read: yield (what answers it comes in a later turn).
             if let flush, flush.hasWaitingRequests || flush.yieldsAfterRead {
-                stoppedAtLimit = queuedBytes() > 0
+                stoppedAtLimit = isReadable()
                 return progressed
             }
             let count = Glibc.read(descriptor, buffer.baseAddress, readCapacity)
@@ -203,8 +203,15 @@ final class DescriptorChannel: @unchecked Sendable {
             finish(HCITransportError(errno: code, operation: "read from \(operation)"))
             return true
         }
-        stoppedAtLimit = queuedBytes() > 0
+        stoppedAtLimit = isReadable()
         return true
+    }
+
+    /// True when a read would find bytes now (poll with no wait): unlike FIONREAD, which the kernel's HCI sockets do
+    /// not answer, it holds for every descriptor the channel reads (stream, datagram, tty).
+    private func isReadable() -> Bool {
+        var probe = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&probe, 1, 0) > 0 && Int32(probe.revents) & POLLIN != 0
     }
 
     /// Ends the channel from inside (on `queue`): wakes the reader thread to end and reports `error`.
