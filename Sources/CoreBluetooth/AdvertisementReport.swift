@@ -4,20 +4,30 @@ package import OCBAdvertising
 package import OCBCore
 package import OCBHost
 
-/// One advertisement as the facade needs it: advertising data and scan response already merged by the backend
-/// (AD structures of Core Supplement v11 Part A), plus the report's RSSI and event type.
+/// One advertisement as the facade needs it: advertising data and scan response merged (AD structures of Core
+/// Supplement v11 Part A), plus the report's RSSI and event type.
 ///
-/// The parsed content lives in one shared, immutable object: a report passes three queues and two caches (the
-/// backend's last report per advertiser, the peripheral's last advertisement), and each copy costs one reference
-/// instead of one per field; a change makes a new object (the backend makes each report whole, with one ``init``).
-/// Two reports made from the same parse compare equal by identity at once (``hasSameContent(as:)``); otherwise field
-/// by field.
+/// The content is one shared, immutable object (a report passes three queues and a cache, and each copy costs one
+/// reference instead of one per field; a change makes a new object), of one of two kinds. From the host it is the
+/// host's own record of the bytes as received (``ReceivedAdvertisement``, no allocation here): the thread that reads
+/// the controller passes it on unparsed, and the delegate queue reads it once, in place, into the advertisementData
+/// dictionary (``CBCentralManager/advertisementData(_:recycling:)``); a field asked for here is read when asked.
+/// Made from fields, or once a field is set, it is the parsed fields. Two reports compare their content byte for byte
+/// when both are as received (at once when they share the host's arrays), else field by field (``hasSameContent(as:)``).
 package struct AdvertisementReport: Sendable, Equatable {
     /// The advertiser.
     package var peer: PeerAddress
     /// RSSI in dBm, nil when the controller gave 127 (not available; Vol 4 Part E §7.7.65.2).
     package var rssi: Int?
-    private var storage: Storage
+    private var source: Source
+
+    /// The content's two kinds, each one reference.
+    private enum Source: Sendable {
+        /// The host's record of the bytes as received.
+        case received(DiscoveredDevice.Payload)
+        /// The parsed fields.
+        case parsed(Storage)
+    }
 
     /// The fields parsed from the advertising data and scan response (each one compared in
     /// ``Storage/hasSameContent(as:)`` too).
@@ -35,13 +45,39 @@ package struct AdvertisementReport: Sendable, Equatable {
         var isTruncated: Bool = false
     }
 
+    /// The content of `received`, every field read (one pass over each payload for the fields, one more for a list).
+    private static func content(_ received: ReceivedAdvertisement) -> Content {
+        let fields = received.fields()
+        return Content(localName: fields.localName, manufacturerData: received.manufacturerData(fields),
+                       serviceData: received.serviceData(fields), serviceUUIDs: received.serviceUUIDs(fields),
+                       txPowerLevel: received.txPowerLevel(fields), isConnectable: received.isConnectable,
+                       solicitedServiceUUIDs: received.solicitedServiceUUIDs(fields),
+                       hasScanResponse: received.scanResponseData != nil, isTruncated: received.isTruncated)
+    }
+
+    /// The content whatever its form (as received: read now).
+    private var content: Content {
+        switch source {
+        case .received(let payload): Self.content(ReceivedAdvertisement(payload))
+        case .parsed(let storage): storage.parsed
+        }
+    }
+
+    /// The bytes as received, when the report is in that form (the delivery's one-pass path); nil once parsed.
+    package var received: ReceivedAdvertisement? {
+        if case .received(let payload) = source { return ReceivedAdvertisement(payload) }
+        return nil
+    }
+
     /// The content, shared by copies, never changed (so read on any thread without exclusivity checks), and its
     /// ``AdvertisementReport/heapBytes`` estimate, made once.
     private final class Storage: Sendable {
-        let content: Content
+        /// The fields.
+        let parsed: Content
         let heapBytes: Int
+
         init(_ content: Content) {
-            self.content = content
+            parsed = content
             var bytes = 160
             if let name = content.localName { bytes += 32 + name.utf8.count }
             if let manufacturer = content.manufacturerData { bytes += 32 + manufacturer.count }
@@ -51,35 +87,38 @@ package struct AdvertisementReport: Sendable, Equatable {
             heapBytes = bytes
         }
 
-        /// `content == other.content` field by field where they lie (reading `content` whole copies every field
-        /// out first), the flags and numbers first: two advertisements of a device mostly differ in their data.
+        /// `parsed == other.parsed` field by field where they lie (reading `parsed` whole copies every field out
+        /// first), the flags and numbers first: two advertisements of a device mostly differ in their data.
         func hasSameContent(as other: Storage) -> Bool {
-            content.isConnectable == other.content.isConnectable && content.hasScanResponse == other.content.hasScanResponse
-                && content.isTruncated == other.content.isTruncated && content.txPowerLevel == other.content.txPowerLevel
-                && content.manufacturerData == other.content.manufacturerData && content.localName == other.content.localName
-                && content.serviceUUIDs == other.content.serviceUUIDs && content.serviceData == other.content.serviceData
-                && content.overflowServiceUUIDs == other.content.overflowServiceUUIDs
-                && content.solicitedServiceUUIDs == other.content.solicitedServiceUUIDs
+            parsed.isConnectable == other.parsed.isConnectable && parsed.hasScanResponse == other.parsed.hasScanResponse
+                && parsed.isTruncated == other.parsed.isTruncated && parsed.txPowerLevel == other.parsed.txPowerLevel
+                && parsed.manufacturerData == other.parsed.manufacturerData && parsed.localName == other.parsed.localName
+                && parsed.serviceUUIDs == other.parsed.serviceUUIDs && parsed.serviceData == other.parsed.serviceData
+                && parsed.overflowServiceUUIDs == other.parsed.overflowServiceUUIDs
+                && parsed.solicitedServiceUUIDs == other.parsed.solicitedServiceUUIDs
         }
     }
 
     /// Replaces the content with a changed copy (a new object: others sharing the old one keep it).
     private mutating func update(_ change: (inout Content) -> Void) {
-        var content = storage.content
+        var content = self.content
         change(&content)
-        storage = Storage(content)
+        source = .parsed(Storage(content))
     }
 
     /// Local name (Complete 0x09, else Shortened 0x08).
     package var localName: String? {
-        get { storage.content.localName }
+        get {
+            if let received { return received.fields().localName }
+            return content.localName
+        }
         set { update { $0.localName = newValue } }
     }
     /// Manufacturer Specific Data (0xFF): company identifier (Assigned Numbers) and the bytes after it; the
     /// Advertising layer's type (one type across the layers), made from ``manufacturerDataBytes``.
     package var manufacturerData: OCBAdvertising.ManufacturerData? {
         get {
-            storage.content.manufacturerData.flatMap { bytes in
+            content.manufacturerData.flatMap { bytes in
                 bytes.count >= 2 ? ManufacturerData(companyID: UInt16(bytes[bytes.startIndex]) | UInt16(bytes[bytes.startIndex + 1]) << 8,
                                                     payload: Array(bytes.dropFirst(2))) : nil
             }
@@ -90,7 +129,7 @@ package struct AdvertisementReport: Sendable, Equatable {
     /// Identifier (2 octets, little-endian, Core Supplement v11 Part A §1.4), then the manufacturer's bytes; the
     /// advertisementData dictionaries share it.
     package var manufacturerDataBytes: Data? {
-        get { storage.content.manufacturerData }
+        get { content.manufacturerData }
         set { update { $0.manufacturerData = newValue } }
     }
 
@@ -102,42 +141,51 @@ package struct AdvertisementReport: Sendable, Equatable {
     }
     /// Service Data (0x16/0x20/0x21), by service UUID.
     package var serviceData: [BluetoothUUID: [UInt8]] {
-        get { storage.content.serviceData }
+        get { content.serviceData }
         set { update { $0.serviceData = newValue } }
     }
     /// Service UUIDs (0x02-0x07), in the order advertised.
     package var serviceUUIDs: [BluetoothUUID] {
-        get { storage.content.serviceUUIDs }
+        get { content.serviceUUIDs }
         set { update { $0.serviceUUIDs = newValue } }
     }
     /// Apple "overflow area" service UUIDs, if the backend decodes them (best effort).
     package var overflowServiceUUIDs: [BluetoothUUID] {
-        get { storage.content.overflowServiceUUIDs }
+        get { content.overflowServiceUUIDs }
         set { update { $0.overflowServiceUUIDs = newValue } }
     }
     /// TX Power Level (0x0A), dBm.
     package var txPowerLevel: Int? {
-        get { storage.content.txPowerLevel }
+        get { content.txPowerLevel }
         set { update { $0.txPowerLevel = newValue } }
     }
     /// Whether the advertising event type is connectable.
     package var isConnectable: Bool {
-        get { storage.content.isConnectable }
+        get {
+            if let received { return received.isConnectable }
+            return content.isConnectable
+        }
         set { update { $0.isConnectable = newValue } }
     }
     /// Service Solicitation UUIDs (0x14/0x15/0x1F).
     package var solicitedServiceUUIDs: [BluetoothUUID] {
-        get { storage.content.solicitedServiceUUIDs }
+        get { content.solicitedServiceUUIDs }
         set { update { $0.solicitedServiceUUIDs = newValue } }
     }
     /// Whether a scan response (SCAN_RSP, Vol 6 Part B §2.3.2.2) is merged in.
     package var hasScanResponse: Bool {
-        get { storage.content.hasScanResponse }
+        get {
+            if let received { return received.scanResponseData != nil }
+            return content.hasScanResponse
+        }
         set { update { $0.hasScanResponse = newValue } }
     }
     /// True when the controller could not receive the whole extended advertising chain (Vol 4 Part E §7.7.65.13).
     package var isTruncated: Bool {
-        get { storage.content.isTruncated }
+        get {
+            if let received { return received.isTruncated }
+            return content.isTruncated
+        }
         set { update { $0.isTruncated = newValue } }
     }
     /// True for an anonymous extended advertisement (Address_Type 0xFF): no address identifies its advertiser.
@@ -152,22 +200,41 @@ package struct AdvertisementReport: Sendable, Equatable {
                 solicitedServiceUUIDs: [BluetoothUUID] = [], hasScanResponse: Bool = false, isTruncated: Bool = false) {
         self.peer = peer
         self.rssi = rssi
-        storage = Storage(Content(localName: localName, manufacturerData: manufacturerDataBytes ?? manufacturerData.map(Self.bytes),
+        source = .parsed(Storage(Content(localName: localName, manufacturerData: manufacturerDataBytes ?? manufacturerData.map(Self.bytes),
                                   serviceData: serviceData, serviceUUIDs: serviceUUIDs, overflowServiceUUIDs: overflowServiceUUIDs,
                                   txPowerLevel: txPowerLevel, isConnectable: isConnectable,
                                   solicitedServiceUUIDs: solicitedServiceUUIDs, hasScanResponse: hasScanResponse,
-                                  isTruncated: isTruncated))
+                                  isTruncated: isTruncated)))
+    }
+
+    /// A report of a host discovery as received: its bytes shared, nothing parsed (``ReceivedAdvertisement``); RSSI nil
+    /// when the controller gave 127.
+    package init(received device: DiscoveredDevice) {
+        peer = device.peer
+        rssi = device.rssi.map(Int.init)
+        source = .received(device.payload)
     }
 
     /// About how many bytes of the heap the content holds when this is its last copy, for the bound on reports
-    /// waiting for the delegate (``CBCentralManager/discoveryQueueByteBound``): the shared object and, per field, its
-    /// bytes plus 32 for a heap string or array (Swift's header) and 24 per UUID. The legacy flood's reports (a name-less
-    /// 11 bytes of advertising data) come to about 170; 1,650 bytes of extended advertising data to at most about 3,000.
-    package var heapBytes: Int { storage.heapBytes }
+    /// waiting for the delegate (``CBCentralManager/discoveryQueueByteBound``). As received: 96 for the report, and each
+    /// payload's bytes plus 32 (Swift's array header); the legacy flood's reports (a name-less 11 bytes of advertising
+    /// data) come to about 140, 1,650 bytes of extended advertising data to about 1,800. Parsed: the shared object and,
+    /// per field, its bytes plus 32 for a heap string or array and 24 per UUID (at most about 3,000).
+    package var heapBytes: Int {
+        switch source {
+        case .received(let payload): ReceivedAdvertisement(payload).heapBytes
+        case .parsed(let storage): storage.heapBytes
+        }
+    }
 
-    /// Whether the parsed content (everything but peer and RSSI) is the same: at once when both share one parse.
+    /// Whether the content (everything but peer and RSSI) is the same: byte for byte when both are as received (at once
+    /// when they share the host's arrays), by identity when both share one parse, else field by field.
     package func hasSameContent(as other: AdvertisementReport) -> Bool {
-        storage === other.storage || storage.hasSameContent(as: other.storage)
+        switch (source, other.source) {
+        case (.received(let mine), .received(let theirs)): ReceivedAdvertisement(mine).hasSameBytes(as: ReceivedAdvertisement(theirs))
+        case (.parsed(let mine), .parsed(let theirs)): mine === theirs || mine.hasSameContent(as: theirs)
+        default: content == other.content
+        }
     }
 
     package static func == (lhs: AdvertisementReport, rhs: AdvertisementReport) -> Bool {

@@ -28,11 +28,23 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
 
     weak var storedDelegate: (any CBPeripheralDelegate)?
     var storedName: String?
-    /// The last advertisement delivered, the advertisementData made of it (without the RSSI) and that dictionary's set
-    /// of keys (``AdvertisementDataTemplate/Key/bit``s), so a device repeating itself gets the same dictionary without
+    /// The last advertisement delivered, the advertisementData made of it (without the RSSI), that dictionary's set
+    /// of keys (``AdvertisementDataTemplate/Key/bit``s) and the advertisement's local name, so a device repeating itself gets the same dictionary without
     /// building it again, and one whose data changed has the old dictionary's storage rewritten when the app let it go
     /// (lock held; one per peripheral).
-    var lastAdvertisement: (report: AdvertisementReport, data: [String: Any], keys: Int)?
+    var lastAdvertisement: LastAdvertisement?
+
+    /// A peripheral's last advertisement delivered (``lastAdvertisement``).
+    struct LastAdvertisement {
+        /// The report.
+        let report: AdvertisementReport
+        /// The advertisementData made of it, without the RSSI.
+        let data: [String: Any]
+        /// ``data``'s set of keys (``AdvertisementDataTemplate/Key/bit``s).
+        let keys: Int
+        /// Its local name.
+        let name: String?
+    }
     var storedState: CBPeripheralState = .disconnected
     var storedServices: [CBService]?
     var storedCanSend = true

@@ -59,6 +59,8 @@ extension CBCentralManager {
         let peripheral: CBPeripheral
         let renamed: Bool
         let reused: [String: Any]?
+        /// The advertisement's local name (what the rename was decided by), kept with the peripheral's last advertisement.
+        var name: String? = nil
         /// The dictionary of the peripheral's last advertisement and its set of keys when that had other content,
         /// taken from the peripheral: when the app let it go, this is its only reference, and the next dictionary with
         /// the same keys is written into its storage (``AdvertisementDataRecycler``).
@@ -95,8 +97,10 @@ extension CBCentralManager {
             }
             // The dictionaries built in this piece, in order: one repeating itself within the piece reuses its own (the
             // latest of its peripheral's, found by identity among at most ``deliveryPiece``: no hashing).
-            var built: [(peripheral: CBPeripheral, report: AdvertisementReport, data: [String: Any], keys: Int)] = []
+            var built: [CBPeripheral.LastAdvertisement] = []
+            var builtFor: [CBPeripheral] = []
             built.reserveCapacity(rest.count)
+            builtFor.reserveCapacity(rest.count)
             start = rest.endIndex
             for (offset, discovery) in zip(rest.indices, rest) {
                 if offset > rest.startIndex, deliveryEpoch.load(ordering: .acquiring) != epoch {
@@ -110,13 +114,16 @@ extension CBCentralManager {
                 let advertisementData: [String: Any]
                 if let reused = found.reused {
                     advertisementData = reused
-                } else if let last = built.last(where: { $0.peripheral === found.peripheral }),
-                          last.report.hasSameContent(as: report) {
-                    advertisementData = last.data
+                } else if let index = builtFor.lastIndex(where: { $0 === found.peripheral }),
+                          built[index].report.hasSameContent(as: report) {
+                    advertisementData = built[index].data
                 } else {
                     let made = Self.advertisementData(report, recycling: &recycler)
                     advertisementData = made.data
-                    if !report.isAnonymous { built.append((found.peripheral, report, made.data, made.keys)) }
+                    if !report.isAnonymous {
+                        built.append(CBPeripheral.LastAdvertisement(report: report, data: made.data, keys: made.keys, name: found.name))
+                        builtFor.append(found.peripheral)
+                    }
                 }
                 if found.renamed { found.peripheral.delegate?.peripheralDidUpdateName(found.peripheral) }
                 // RSSI 127 is "not available" (Core v5.4 Vol 4 Part E §7.7.65.2), and iOS passes it on as 127: a report
@@ -126,7 +133,9 @@ extension CBCentralManager {
             }
             if !built.isEmpty {
                 // In order, so a peripheral's latest is the one it keeps.
-                lock.run { for last in built { last.peripheral.lastAdvertisement = (last.report, last.data, last.keys) } }
+                lock.run {
+                    for (peripheral, last) in zip(builtFor, built) { peripheral.lastAdvertisement = last }
+                }
             }
             if start < batch.count { delivery?.handOverOthersNow() }
         }
@@ -152,16 +161,23 @@ extension CBCentralManager {
             peripheral = self.peripheral(for: report.peer)
             recentlyDiscovered.set(report.peer, peripheral)
         }
+        // The name: the last advertisement's when this one has the same content (no parse), else read now.
+        var reused: [String: Any]?
+        let name: String?
+        if let last = peripheral.lastAdvertisement, last.report.hasSameContent(as: report) {
+            reused = last.data
+            name = last.name
+        } else {
+            name = report.localName
+        }
         var renamed = false
-        if let name = report.localName, name != peripheral.storedName {
+        if let name, name != peripheral.storedName {
             renamed = peripheral.storedName != nil
             peripheral.storedName = name
         }
-        if let last = peripheral.lastAdvertisement, last.report.hasSameContent(as: report) {
-            return Resolved(peripheral: peripheral, renamed: renamed, reused: last.data)
-        }
+        if let reused { return Resolved(peripheral: peripheral, renamed: renamed, reused: reused, name: name) }
         let recyclable = peripheral.lastAdvertisement.take().map { (data: $0.data, keys: $0.keys) }
-        return Resolved(peripheral: peripheral, renamed: renamed, reused: nil, recyclable: recyclable)
+        return Resolved(peripheral: peripheral, renamed: renamed, reused: nil, name: name, recyclable: recyclable)
     }
 
     /// The NSNumber of a level in dBm (a discovery's `RSSI`, its TX power): one shared object per value from −128 to
@@ -189,7 +205,7 @@ extension CBCentralManager {
     /// The advertisementData dictionary with Apple's keys and value types. Built once per new advertisement (with
     /// AllowDuplicates, once per report whose data changed) as a copy of the template of its set of keys
     /// (``AdvertisementDataTemplate``: no key hashed, no storage grown), the values written in place; the booleans and
-    /// the TX power are shared NSNumbers, and the manufacturer data is the report's own `Data`.
+    /// the TX power are shared NSNumbers.
     static func advertisementData(_ report: AdvertisementReport) -> [String: Any] {
         var none = AdvertisementDataRecycler()
         return advertisementData(report, recycling: &none).data
@@ -197,28 +213,49 @@ extension CBCentralManager {
 
     /// ``advertisementData(_:)``, and its set of keys (``AdvertisementDataTemplate/Key/bit``s), written into the
     /// storage of a spare of `recycler` with the same keys when it has one (every key of the set gets its new value),
-    /// else into a copy of the template.
+    /// else into a copy of the template. A report as received is read in place, in one pass over each payload,
+    /// straight into the dictionary's values: its manufacturer data is
+    /// one `Data` copied from the bytes, its lists made only when it has them.
     static func advertisementData(_ report: AdvertisementReport,
                                   recycling recycler: inout AdvertisementDataRecycler) -> (data: [String: Any], keys: Int) {
+        if let received = report.received {
+            let fields = received.fields()
+            return advertisementData(isConnectable: received.isConnectable, isTruncated: received.isTruncated,
+                                     localName: fields.localName, manufacturerData: received.manufacturerData(fields),
+                                     serviceData: received.serviceData(fields), serviceUUIDs: received.serviceUUIDs(fields),
+                                     overflowServiceUUIDs: [], txPowerLevel: received.txPowerLevel(fields),
+                                     solicitedServiceUUIDs: received.solicitedServiceUUIDs(fields), recycling: &recycler)
+        }
+        return advertisementData(isConnectable: report.isConnectable, isTruncated: report.isTruncated, localName: report.localName,
+                                 manufacturerData: report.manufacturerDataBytes, serviceData: report.serviceData,
+                                 serviceUUIDs: report.serviceUUIDs, overflowServiceUUIDs: report.overflowServiceUUIDs,
+                                 txPowerLevel: report.txPowerLevel, solicitedServiceUUIDs: report.solicitedServiceUUIDs,
+                                 recycling: &recycler)
+    }
+
+    /// The dictionary of these values (each key present when its value is: a name, manufacturer data, a TX power, a
+    /// non-empty list or map; IsConnectable always, IsTruncated only when true).
+    private static func advertisementData(isConnectable: Bool, isTruncated: Bool, localName: String?, manufacturerData manufacturer: Data?,
+                                          serviceData: [BluetoothUUID: [UInt8]], serviceUUIDs: [BluetoothUUID],
+                                          overflowServiceUUIDs overflow: [BluetoothUUID], txPowerLevel: Int?,
+                                          solicitedServiceUUIDs solicited: [BluetoothUUID],
+                                          recycling recycler: inout AdvertisementDataRecycler) -> (data: [String: Any], keys: Int) {
         typealias Key = AdvertisementDataTemplate.Key
-        let manufacturer = report.manufacturerDataBytes
-        let serviceData = report.serviceData, serviceUUIDs = report.serviceUUIDs
-        let overflow = report.overflowServiceUUIDs, solicited = report.solicitedServiceUUIDs
         var keys = Key.isConnectable.bit
-        if report.isTruncated { keys |= Key.isTruncated.bit }
-        if report.localName != nil { keys |= Key.localName.bit }
+        if isTruncated { keys |= Key.isTruncated.bit }
+        if localName != nil { keys |= Key.localName.bit }
         if manufacturer != nil { keys |= Key.manufacturerData.bit }
         if !serviceData.isEmpty { keys |= Key.serviceData.bit }
         if !serviceUUIDs.isEmpty { keys |= Key.serviceUUIDs.bit }
         if !overflow.isEmpty { keys |= Key.overflowServiceUUIDs.bit }
-        if report.txPowerLevel != nil { keys |= Key.txPowerLevel.bit }
+        if txPowerLevel != nil { keys |= Key.txPowerLevel.bit }
         if !solicited.isEmpty { keys |= Key.solicitedServiceUUIDs.bit }
         let template = AdvertisementDataTemplate.template(keys: keys)
         var data = template.dictionary
         if var spare = recycler.take(keys: keys) { swap(&data, &spare) }
-        template.set(.isConnectable, report.isConnectable ? trueNumber : falseNumber, in: &data)
-        if report.isTruncated { template.set(.isTruncated, trueNumber, in: &data) }
-        if let name = report.localName { template.set(.localName, name, in: &data) }
+        template.set(.isConnectable, isConnectable ? trueNumber : falseNumber, in: &data)
+        if isTruncated { template.set(.isTruncated, trueNumber, in: &data) }
+        if let localName { template.set(.localName, localName, in: &data) }
         if let manufacturer { template.set(.manufacturerData, manufacturer, in: &data) }
         if !serviceData.isEmpty {
             var byService = [CBUUID: Data](minimumCapacity: serviceData.count)
@@ -227,7 +264,7 @@ extension CBCentralManager {
         }
         if !serviceUUIDs.isEmpty { template.set(.serviceUUIDs, serviceUUIDs.map(CBUUID.init(bluetoothUUID:)), in: &data) }
         if !overflow.isEmpty { template.set(.overflowServiceUUIDs, overflow.map(CBUUID.init(bluetoothUUID:)), in: &data) }
-        if let power = report.txPowerLevel { template.set(.txPowerLevel, dBmNumber(power), in: &data) }
+        if let txPowerLevel { template.set(.txPowerLevel, dBmNumber(txPowerLevel), in: &data) }
         if !solicited.isEmpty { template.set(.solicitedServiceUUIDs, solicited.map(CBUUID.init(bluetoothUUID:)), in: &data) }
         return (data, keys)
     }

@@ -54,9 +54,8 @@ extension HostCentralBackend {
                 case nil, .stopped?, .notPoweredOn?, .transportClosed?: break  // no scan is left running on the controller
                 case let error?: Diagnostics.warning("scan could not stop: \(error)")
                 }
-                // The scan's state is gone (the host's merger, these parsed reports, the facade's coalescing); the
-                // facade gives its memory back once the scan's last discoveries are behind it.
-                self?.parsedReports.removeAll()
+                // The scan's state is gone (the host's merger, the facade's coalescing); the facade gives its memory
+                // back once the scan's last discoveries are behind it.
                 self?.emitUnlessStopped(.scanStopped)
             }
         }
@@ -76,86 +75,10 @@ extension HostCentralBackend {
         return options
     }
 
-    /// ``report(_:)`` of `device`, reusing the last one parsed for its advertiser when the data, the scan response,
-    /// connectability and truncation are the same (only the RSSI is taken anew). An advertiser's entry is one object
-    /// changed in place when its data changes (no allocation, no second lookup). Anonymous advertisers are not kept.
-    func report(for device: DiscoveredDevice) -> AdvertisementReport {
-        let last = parsedReports[device.peer]
-        if let last, last.device.advertisingData == device.advertisingData,
-           last.device.scanResponseData == device.scanResponseData, last.device.isConnectable == device.isConnectable,
-           last.device.isTruncated == device.isTruncated {
-            var report = last.report
-            report.rssi = device.rssi.map(Int.init)
-            return report
-        }
-        let report = Self.report(device)
-        if let last {
-            last.device = device
-            last.report = report
-        } else if device.peer.type != .other(0xFF) {
-            parsedReports.set(device.peer, ParsedReport(device, report))
-        }
-        return report
-    }
-
-    /// The facade's view of a discovery: advertising data and scan response read leniently (malformed structures
-    /// skipped, Core Supplement v11 Part A) and merged by ``Advertising/MergedAdvertisement``'s rules: lists united in
-    /// order, advertising data first; a Complete Local Name before a Shortened one, the scan response's between two
-    /// of a kind; service data, manufacturer data and TX power from the advertising data first. Manufacturer data is
-    /// the first Manufacturer Specific Data structure (company identifier, then its bytes); TX power is the TX Power
-    /// Level AD structure (0x0A), not the extended report's field; RSSI nil when the controller gave 127. Overflow
-    /// service UUIDs (Apple's hashed bitmap) cannot be decoded back to UUIDs: always empty.
-    ///
-    /// Both payloads are read in place (``Advertising/AdvertisingDataView``: one pass for the fields, no array per
-    /// structure); a list or map is built only when the data has one. Tests check it against the full parse and
-    /// ``Advertising/MergedAdvertisement`` on every captured payload and mutations of each.
+    /// The facade's view of a discovery: its bytes as received, shared with the host, parsed only where a field is read
+    /// (on the delegate queue, once, into the advertisementData; ``ReceivedAdvertisement`` has the merge rules); RSSI
+    /// nil when the controller gave 127. The thread that reads the controller neither parses nor allocates for it.
     static func report(_ device: DiscoveredDevice) -> AdvertisementReport {
-        let advertising = AdvertisingDataView(device.advertisingData)
-        let fields = advertising.fields()
-        let response = device.scanResponseData.map(AdvertisingDataView.init)
-        let answer = response?.fields()
-        let localName: String?
-        if let response, let answer, let name = answer.localName, answer.isLocalNameComplete || !fields.isLocalNameComplete {
-            localName = response.string(name)
-        } else {
-            localName = fields.localName.map(advertising.string)
-        }
-        // The first Manufacturer Specific Data's AD Data, Company Identifier first, as iOS gives it: one copy.
-        var manufacturer: Data?
-        if let range = fields.manufacturerData {
-            manufacturer = Self.data(advertising.bytes, range)
-        } else if let response, let range = answer?.manufacturerData {
-            manufacturer = Self.data(response.bytes, range)
-        }
-        var serviceUUIDs: [BluetoothUUID] = [], solicited: [BluetoothUUID] = [], serviceData: [BluetoothUUID: [UInt8]] = [:]
-        if fields.serviceUUIDCount > 0 || answer?.serviceUUIDCount ?? 0 > 0 {
-            serviceUUIDs = Self.united(advertising.serviceUUIDs, response?.serviceUUIDs)
-        }
-        if fields.solicitedServiceUUIDCount > 0 || answer?.solicitedServiceUUIDCount ?? 0 > 0 {
-            solicited = Self.united(advertising.solicitedServiceUUIDs, response?.solicitedServiceUUIDs)
-        }
-        if fields.serviceDataCount > 0 || answer?.serviceDataCount ?? 0 > 0 {
-            serviceData = advertising.serviceData
-            if let response { serviceData.merge(response.serviceData) { first, _ in first } }
-        }
-        return AdvertisementReport(peer: device.peer, rssi: device.rssi.map(Int.init), localName: localName,
-                                   manufacturerDataBytes: manufacturer, serviceData: serviceData, serviceUUIDs: serviceUUIDs,
-                                   txPowerLevel: (fields.txPowerLevel ?? answer?.txPowerLevel).map(Int.init),
-                                   isConnectable: device.isConnectable, solicitedServiceUUIDs: solicited,
-                                   hasScanResponse: response != nil, isTruncated: device.isTruncated)
-    }
-
-    /// The bytes of `range` (within `bytes`) copied into a `Data` at once (the generic copy from a slice goes element
-    /// by element).
-    private static func data(_ bytes: [UInt8], _ range: Range<Int>) -> Data {
-        bytes.withUnsafeBytes { Data(UnsafeRawBufferPointer(rebasing: $0[range.clamped(to: 0..<$0.count)])) }
-    }
-
-    /// `first`, then those of `second` it does not hold, in order.
-    private static func united(_ first: [BluetoothUUID], _ second: [BluetoothUUID]?) -> [BluetoothUUID] {
-        guard let second, !second.isEmpty else { return first }
-        var result = first
-        for uuid in second where !result.contains(uuid) { result.append(uuid) }
-        return result
+        AdvertisementReport(received: device)
     }
 }

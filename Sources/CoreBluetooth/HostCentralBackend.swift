@@ -55,22 +55,6 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
     var links: [PeerAddress: Link] = [:]
     /// Peers with a connection attempt in the host.
     var connecting: Set<PeerAddress> = []
-    /// The last discovery of the last 1,024 advertisers and the report parsed from it: an advertiser repeating its
-    /// data (most do, many times a second) is not parsed again (``report(for:)``).
-    var parsedReports = RecentlySeen<PeerAddress, ParsedReport>(capacity: 1_024)
-
-    /// One entry of ``parsedReports``: a discovery and the report parsed from it, one reference (a lookup retains
-    /// one object, not the discovery's arrays and the report's content one by one), changed in place when the
-    /// advertiser's data changes (on the backend's queue only).
-    final class ParsedReport {
-        var device: DiscoveredDevice
-        var report: AdvertisementReport
-        init(_ device: DiscoveredDevice, _ report: AdvertisementReport) {
-            self.device = device
-            self.report = report
-        }
-    }
-
     /// One connection.
     struct Link {
         var handle: ConnectionHandle
@@ -252,10 +236,11 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
 
     // MARK: Host events
 
-    /// A turn of the host's discoveries (on `queue`), each parsed (``report(for:)``), to the facade as one event.
+    /// A turn of the host's discoveries (on `queue`), each as received (``report(_:)``: not parsed here), to the facade as
+    /// one event.
     func handle(discoveries devices: [DiscoveredDevice]) {
         guard !stopped, !devices.isEmpty else { return }
-        emit(.advertisements(devices.map { report(for: $0) }))
+        emit(.advertisements(devices.map(Self.report)))
     }
 
     /// One host event (on `queue`).

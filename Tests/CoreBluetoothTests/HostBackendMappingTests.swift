@@ -67,7 +67,22 @@ private func fullParseReport(_ device: DiscoveredDevice) -> AdvertisementReport 
     return report
 }
 
-/// Advertising data and scan responses read in place give the report the full parse gives: on every payload of the
+/// An advertisementData dictionary as comparable text: each key's value by its type (NSNumber, String, Data, [CBUUID],
+/// [CBUUID: Data]), anything else marked as such.
+private func canonical(_ data: [String: Any]) -> [String: String] {
+    data.mapValues { value in
+        switch value {
+        case let number as NSNumber: "number \(number.intValue)"
+        case let text as String: "string \(text)"
+        case let bytes as Data: "data \(Array(bytes))"
+        case let uuids as [CBUUID]: "uuids \(uuids.map(\.uuidString))"
+        case let map as [CBUUID: Data]: "map \(map.map { "\($0.key.uuidString)=\(Array($0.value))" }.sorted())"
+        default: "unexpected \(type(of: value))"
+        }
+    }
+}
+
+/// Advertising data and scan responses read in place give the report, and the advertisementData, the full parse gives: on every payload of the
 /// fixture captures and mutations of each, alone and paired with another as its scan response (both orders of the
 /// merge rules: names, lists, service data, manufacturer data, TX power), and on a beacon's manufacturer data with a
 /// name padded with NULs (stripped, as BlueZ does) and a TX Power Level.
@@ -94,6 +109,10 @@ private func fullParseReport(_ device: DiscoveredDevice) -> AdvertisementReport 
             let full = fullParseReport(device)
             #expect(fast.hasSameContent(as: full) && fast.rssi == full.rssi && fast.peer == full.peer, "\(bytes) \(response ?? [])")
             #expect(fast.hasScanResponse == full.hasScanResponse && fast.isTruncated == full.isTruncated)
+            // The delegate queue's one pass over the bytes makes the dictionary the parsed fields make.
+            #expect(fast.received != nil && full.received == nil)
+            #expect(canonical(CBCentralManager.advertisementData(fast)) == canonical(CBCentralManager.advertisementData(full)),
+                    "\(bytes) \(response ?? [])")
             if !full.serviceUUIDs.isEmpty || !full.serviceData.isEmpty || !full.solicitedServiceUUIDs.isEmpty { withLists += 1 }
         }
     }
@@ -134,25 +153,26 @@ private func fullParseReport(_ device: DiscoveredDevice) -> AdvertisementReport 
     #expect(gap.manufacturerDataBytes == Data([0x59, 0x00, 0x02]) && gap.txPowerLevel == 4 && gap.hasScanResponse)
 }
 
-/// The backend's last report per advertiser, changed in place when the advertiser's data changes: data A, then B,
-/// then B again at another RSSI (the parse reused, the RSSI new), then A again; a report handed out before keeps its
-/// own content whatever the entry holds later. Complete Local Names "A" and "B" (Core Supplement v11 Part A §1.2).
-@Test func theLastReportPerAdvertiserFollowsItsData() throws {
-    let backend = HostCentralBackend(host: HostController(configuration: HostConfiguration(makeTransport: {
-        throw HCITransportError.noBluetoothSupport
-    })))
+/// A report as received is the host's record of the bytes, not a parse: data A, then B, then B again in the same record
+/// at another RSSI (the same content at once), then A again in a new record (the same content, byte for byte); a report
+/// handed out before keeps its own content. Complete Local Names "A" and "B" (Core Supplement v11 Part A §1.2).
+@Test func aReportAsReceivedIsTheHostsRecordReadWhereAsked() throws {
     let peer = PeerAddress(address: try #require(BluetoothAddress("C1:B0:00:00:00:05")), type: .random)
     func device(_ name: UInt8, rssi: Int8) -> DiscoveredDevice {
         DiscoveredDevice(peer: peer, rssi: rssi, isConnectable: true, advertisingData: [0x02, 0x09, name], scanResponseData: nil)
     }
-    let first = backend.report(for: device(0x41, rssi: -40))
-    let second = backend.report(for: device(0x42, rssi: -50))
-    let again = backend.report(for: device(0x42, rssi: -55))
-    let back = backend.report(for: device(0x41, rssi: -60))
+    let b = device(0x42, rssi: -50)
+    var bAgain = b
+    bAgain.rssi = -55
+    let first = HostCentralBackend.report(device(0x41, rssi: -40))
+    let second = HostCentralBackend.report(b)
+    let again = HostCentralBackend.report(bAgain)
+    let back = HostCentralBackend.report(device(0x41, rssi: -60))
+    #expect(second.received?.payload === again.received?.payload, "the host's record is shared, not copied")
     #expect(first.localName == "A" && first.rssi == -40, "a report handed out keeps its content")
     #expect(second.localName == "B" && again.localName == "B" && again.rssi == -55 && again.hasSameContent(as: second))
     #expect(back.localName == "A" && back.rssi == -60 && back.hasSameContent(as: first) && !back.hasSameContent(as: second))
-    #expect(backend.parsedReports.count == 1, "one entry for the advertiser")
+    #expect(first.received?.payload !== back.received?.payload, "two records, compared by their bytes")
 }
 
 @Test func gattAndHostErrorsMapAsIOSReportsThem() {

@@ -202,3 +202,22 @@ private func advertiser(_ n: Int) -> PeerAddress {
     #expect(merger.nextDeadline == nil)
     #expect(merger.pendingCount == 0)
 }
+
+/// Without a duplicate filter (AllowDuplicates), an advertiser repeating itself is reported with the same record of its
+/// data (``DiscoveredDevice/Payload``: nothing allocated here or above for a repeat), a change with a new one, and its
+/// first data again with another new one, equal in content; a field set on a copy makes that copy a record of its own.
+@Test func aRepeatingAdvertiserIsReportedWithTheSameRecord() throws {
+    var merger = ScanResultMerger(configuration: .init(isActive: false, filterDuplicates: false))
+    let withTXPower = advertisingData + [0x02, 0x0A, 0xF8]  // TX Power Level −8 dBm (Supplement Part A §1.5)
+    let first = try #require(merger.receive(advInd(), now: start).first)
+    let second = try #require(merger.receive(advInd(rssi: -50), now: start.advanced(by: .milliseconds(10))).first)
+    let changed = try #require(merger.receive(advInd(data: withTXPower), now: start.advanced(by: .milliseconds(20))).first)
+    let back = try #require(merger.receive(advInd(rssi: -40), now: start.advanced(by: .milliseconds(30))).first)
+    #expect(first.payload === second.payload && second.rssi == -50 && second.advertisingData == advertisingData)
+    #expect(changed.payload !== second.payload && changed.advertisingData == withTXPower)
+    #expect(back.payload !== first.payload && back == first)
+    var copy = first
+    copy.isConnectable = false
+    #expect(first.isConnectable && !copy.isConnectable && copy.payload !== first.payload && copy != first)
+    #expect(copy.advertisingData == first.advertisingData && copy.scanResponseData == nil)
+}

@@ -1,10 +1,14 @@
-// A device found by a scan: its address, signal, connectability and merged advertising and scan-response data.
+// A device found by a scan: its address, signal, and one shared record of its connectability and merged advertising and scan-response data.
 
 /// A discovery the host reports while scanning.
 ///
 /// `advertisingData` and `scanResponseData` are the raw AD structures (Core v5.4 Vol 3 Part C §11);
 /// ``mergedData`` is both concatenated, advertising first, which is what the facade parses into
 /// advertisement data (a field present in both is read from the advertising data first).
+///
+/// What was advertised lives in one immutable, shared object (``Payload``): a copy of the value costs one reference,
+/// and the scan merger hands an advertiser's same object on while its data repeats, so the layers above can tell an
+/// unchanged advertisement by identity and keep it without allocating. Setting a field makes a new object.
 public struct DiscoveredDevice: Sendable, Hashable {
     /// Who advertised.
     public var peer: PeerAddress
@@ -12,25 +16,92 @@ public struct DiscoveredDevice: Sendable, Hashable {
     public var rssi: Int8?
     /// TX power in dBm from an extended report; nil when unavailable.
     public var txPower: Int8?
+    /// The advertised content, shared.
+    package private(set) var payload: Payload
+
+    /// What an advertiser sent, as one immutable object: connectability, truncation and the AD bytes of the
+    /// advertisement and of its scan response. Two are equal when their contents are.
+    package final class Payload: Sendable, Hashable {
+        /// True when the advertising PDU was connectable.
+        package let isConnectable: Bool
+        /// True when the advertising data is what came of a chain the controller could not receive whole.
+        package let isTruncated: Bool
+        /// The advertising data (AD structures).
+        package let advertisingData: [UInt8]
+        /// The scan response data; nil when none arrived.
+        package let scanResponseData: [UInt8]?
+
+        /// Makes the object.
+        package init(isConnectable: Bool, isTruncated: Bool, advertisingData: [UInt8], scanResponseData: [UInt8]?) {
+            self.isConnectable = isConnectable
+            self.isTruncated = isTruncated
+            self.advertisingData = advertisingData
+            self.scanResponseData = scanResponseData
+        }
+
+        /// Whether this holds exactly these values (the same arrays are found equal at once).
+        package func holds(isConnectable: Bool, isTruncated: Bool, advertisingData: [UInt8], scanResponseData: [UInt8]?) -> Bool {
+            self.isConnectable == isConnectable && self.isTruncated == isTruncated && self.advertisingData == advertisingData
+                && self.scanResponseData == scanResponseData
+        }
+
+        package static func == (lhs: Payload, rhs: Payload) -> Bool {
+            lhs === rhs || lhs.holds(isConnectable: rhs.isConnectable, isTruncated: rhs.isTruncated,
+                                     advertisingData: rhs.advertisingData, scanResponseData: rhs.scanResponseData)
+        }
+
+        package func hash(into hasher: inout Hasher) {
+            hasher.combine(isConnectable)
+            hasher.combine(isTruncated)
+            hasher.combine(advertisingData)
+            hasher.combine(scanResponseData)
+        }
+    }
+
     /// True when the advertising PDU was connectable.
-    public var isConnectable: Bool
+    public var isConnectable: Bool {
+        get { payload.isConnectable }
+        set { change(isConnectable: newValue) }
+    }
     /// The advertising data (AD structures).
-    public var advertisingData: [UInt8]
+    public var advertisingData: [UInt8] {
+        get { payload.advertisingData }
+        set { change(advertisingData: newValue) }
+    }
     /// The scan response data; nil when none arrived (passive scan, non-scannable advertiser, or the wait ran out).
-    public var scanResponseData: [UInt8]?
+    public var scanResponseData: [UInt8]? {
+        get { payload.scanResponseData }
+        set { change(scanResponseData: .some(newValue)) }
+    }
     /// True when the advertising data is what came of a chain the controller could not receive whole (see
     /// ``AdvertisingObservation/isTruncated``).
-    public var isTruncated = false
+    public var isTruncated: Bool {
+        get { payload.isTruncated }
+        set { change(isTruncated: newValue) }
+    }
 
     /// Makes the value.
     public init(peer: PeerAddress, rssi: Int8?, txPower: Int8? = nil, isConnectable: Bool,
                 advertisingData: [UInt8], scanResponseData: [UInt8]?) {
+        self.init(peer: peer, rssi: rssi, txPower: txPower,
+                  payload: Payload(isConnectable: isConnectable, isTruncated: false, advertisingData: advertisingData,
+                                   scanResponseData: scanResponseData))
+    }
+
+    /// Makes the value around a shared ``Payload``.
+    package init(peer: PeerAddress, rssi: Int8?, txPower: Int8?, payload: Payload) {
         self.peer = peer
         self.rssi = rssi
         self.txPower = txPower
-        self.isConnectable = isConnectable
-        self.advertisingData = advertisingData
-        self.scanResponseData = scanResponseData
+        self.payload = payload
+    }
+
+    /// Replaces ``payload`` with one that differs in the given fields.
+    private mutating func change(isConnectable: Bool? = nil, isTruncated: Bool? = nil, advertisingData: [UInt8]? = nil,
+                                 scanResponseData: [UInt8]?? = nil) {
+        payload = Payload(isConnectable: isConnectable ?? payload.isConnectable, isTruncated: isTruncated ?? payload.isTruncated,
+                          advertisingData: advertisingData ?? payload.advertisingData,
+                          scanResponseData: scanResponseData ?? payload.scanResponseData)
     }
 
     /// Advertising data followed by scan response data.

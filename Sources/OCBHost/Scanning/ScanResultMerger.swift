@@ -21,7 +21,8 @@ import OCBHCI
 /// - Anonymous extended advertisements (Address_Type 0xFF) are reported one by one, never merged or filtered as
 ///   duplicates (there is no address to tell one advertiser from another), and leave no state.
 /// - Bounds (everything here is fed from the air): at most ``Configuration/capacity`` advertisers are remembered
-///   (held advertisement, last advertisement, last scan response, last report for the duplicate filter). A new one
+///   (held advertisement, last advertisement, last scan response, last report for the duplicate filter, the last
+///   ``DiscoveredDevice/Payload`` made, which shares those arrays). A new one
 ///   beyond that first forgets the one heard from least recently; one not heard from for ``Configuration/maxAge``
 ///   is forgotten at the next receive or tick (checked at most once a second). A forgotten advertisement that was
 ///   held for its scan response is released, never dropped; a forgotten advertiser heard again is reported again.
@@ -94,6 +95,9 @@ public struct ScanResultMerger: Sendable {
         var reported: Signature?
         /// The scannable advertisement held for its scan response, if one is.
         var pending: Pending?
+        /// What it was last reported with (``DiscoveredDevice/Payload``), handed on again while it repeats: an
+        /// advertiser repeating itself costs no allocation here or above.
+        var lastPayload: DiscoveredDevice.Payload?
     }
 
     /// The configuration in force.
@@ -234,7 +238,7 @@ public struct ScanResultMerger: Sendable {
         // (they are neither connectable nor scannable, Vol 6 Part B §2.3.1), and none is remembered.
         if observation.isAnonymous {
             guard !observation.isScanResponse else { return }
-            return admit(device(from: observation, response: nil), slot: nil, into: &devices)
+            return admit(device(from: observation, response: nil, slot: nil), slot: nil, into: &devices)
         }
         // Ageing out may have freed the slot looked up before: look again only when it forgot an advertiser.
         let slot: Int
@@ -265,7 +269,7 @@ public struct ScanResultMerger: Sendable {
             } else {
                 return  // A response with no advertisement seen yet: kept for the next advertisement.
             }
-            var merged = device(from: advertising, response: observation.data)
+            var merged = device(from: advertising, response: observation.data, slot: slot)
             merged.rssi = observation.rssi ?? advertising.rssi
             return admit(merged, slot: slot, into: &devices)
         }
@@ -283,7 +287,7 @@ public struct ScanResultMerger: Sendable {
         }
         // Coalesced, and reported already with all it will get: nothing to build (the common case of a scan).
         if configuration.coalesces, withSlot(slot, { $0.reported != nil }) { return }
-        admit(device(from: observation, response: nil), slot: slot, into: &devices)
+        admit(device(from: observation, response: nil, slot: slot), slot: slot, into: &devices)
     }
 
     /// A slot for a new advertiser `peer` heard at `now`: a freed one, else a new one.
@@ -312,7 +316,7 @@ public struct ScanResultMerger: Sendable {
             guard let slot = slotOf[entry.peer], let held = slots[slot].pending, held.deadline == entry.deadline else { continue }
             slots[slot].pending = nil
             holding -= 1
-            admit(device(from: held.observation, response: slots[slot].lastResponse), slot: slot, into: &devices)
+            admit(device(from: held.observation, response: slots[slot].lastResponse, slot: slot), slot: slot, into: &devices)
         }
         ageOut(now: now, into: &devices)
         trimOrder()
@@ -397,7 +401,7 @@ public struct ScanResultMerger: Sendable {
                 holding -= 1
                 // Through the filters with what the slot still says was reported: an unchanged advertisement held
                 // for its scan response is not reported again because its advertiser is forgotten.
-                admit(device(from: held.observation, response: withSlot(slot) { $0.lastResponse }), slot: slot, into: &devices)
+                admit(device(from: held.observation, response: withSlot(slot) { $0.lastResponse }, slot: nil), slot: slot, into: &devices)
             }
             slots[slot] = Advertiser(lastHeard: slots[slot].lastHeard, queuedAt: slots[slot].queuedAt)
             freeSlots.append(slot)
@@ -415,7 +419,7 @@ public struct ScanResultMerger: Sendable {
         let held = slotOf.values.compactMap { slot in slots[slot].pending.map { (slot, $0) } }.sorted { $0.1.deadline < $1.1.deadline }
         var devices: [DiscoveredDevice] = []
         for (slot, entry) in held {
-            admit(device(from: entry.observation, response: slots[slot].lastResponse), slot: slot, into: &devices)
+            admit(device(from: entry.observation, response: slots[slot].lastResponse, slot: nil), slot: slot, into: &devices)
         }
         slots = []
         freeSlots = []
@@ -429,12 +433,18 @@ public struct ScanResultMerger: Sendable {
         return devices
     }
 
-    private func device(from advertising: AdvertisingObservation, response: [UInt8]?) -> DiscoveredDevice {
-        var device = DiscoveredDevice(peer: advertising.peer, rssi: advertising.rssi, txPower: advertising.txPower,
-                                      isConnectable: advertising.isConnectable, advertisingData: advertising.data,
-                                      scanResponseData: response)
-        device.isTruncated = advertising.isTruncated
-        return device
+    /// The device to report of `advertising` and `response`, with the advertiser's last payload when it holds the same
+    /// (`slot` is the advertiser's; nil for an anonymous one, which keeps nothing).
+    private mutating func device(from advertising: AdvertisingObservation, response: [UInt8]?, slot: Int?) -> DiscoveredDevice {
+        if let slot, let last = withSlot(slot, { $0.lastPayload }),
+           last.holds(isConnectable: advertising.isConnectable, isTruncated: advertising.isTruncated,
+                      advertisingData: advertising.data, scanResponseData: response) {
+            return DiscoveredDevice(peer: advertising.peer, rssi: advertising.rssi, txPower: advertising.txPower, payload: last)
+        }
+        let payload = DiscoveredDevice.Payload(isConnectable: advertising.isConnectable, isTruncated: advertising.isTruncated,
+                                               advertisingData: advertising.data, scanResponseData: response)
+        if let slot { slots[slot].lastPayload = payload }
+        return DiscoveredDevice(peer: advertising.peer, rssi: advertising.rssi, txPower: advertising.txPower, payload: payload)
     }
 
     /// Applies the service filter, then (for a remembered advertiser, `slot`) coalescing or the duplicate filter: the
