@@ -28,22 +28,37 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
 
     weak var storedDelegate: (any CBPeripheralDelegate)?
     var storedName: String?
-    /// The last advertisement delivered, the advertisementData made of it (without the RSSI), that dictionary's set
-    /// of keys (``AdvertisementDataTemplate/Key/bit``s) and the advertisement's local name, so a device repeating itself gets the same dictionary without
-    /// building it again, and one whose data changed has the old dictionary's storage rewritten when the app let it go
-    /// (lock held; one per peripheral).
+    /// The last advertisement delivered, with the advertisementData made of it, so a device repeating itself gets the
+    /// same dictionary without building it again, and one whose data changed has the old dictionary's storage
+    /// rewritten when the app let it go. Made at the first discovery and changed in place after; touched only by the
+    /// delivery of discoveries, on the delegate queue (one batch at a time), so it needs no lock.
     var lastAdvertisement: LastAdvertisement?
 
-    /// A peripheral's last advertisement delivered (``lastAdvertisement``).
-    struct LastAdvertisement {
+    /// A peripheral's last advertisement delivered (``lastAdvertisement``), one object changed in place.
+    final class LastAdvertisement {
         /// The report.
-        let report: AdvertisementReport
-        /// The advertisementData made of it, without the RSSI.
-        let data: [String: Any]
+        var report: AdvertisementReport
+        /// The advertisementData made of it, without the RSSI; empty once given to be recycled.
+        var data: [String: Any]
         /// ``data``'s set of keys (``AdvertisementDataTemplate/Key/bit``s).
-        let keys: Int
+        var keys: Int
         /// Its local name.
-        let name: String?
+        var name: String?
+
+        init(report: AdvertisementReport, data: [String: Any], keys: Int, name: String?) {
+            self.report = report
+            self.data = data
+            self.keys = keys
+            self.name = name
+        }
+
+        /// ``data`` and its keys, taken out (``data`` is left empty): when the app let the dictionary go, the one
+        /// returned is its only reference.
+        func takeData() -> (data: [String: Any], keys: Int) {
+            var taken: [String: Any] = [:]
+            swap(&taken, &data)
+            return (taken, keys)
+        }
     }
     var storedState: CBPeripheralState = .disconnected
     var storedServices: [CBService]?

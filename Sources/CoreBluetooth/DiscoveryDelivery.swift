@@ -52,26 +52,20 @@ extension CBCentralManager {
         return prepared
     }
 
-    /// What one look under the lock found for a discovery: its peripheral, whether it was renamed (its last name
-    /// differed), and the dictionary of its last advertisement when that had the same content, or else that
-    /// dictionary to recycle.
+    /// What one look under the lock found for a discovery: its peripheral, and whether it was renamed (its last name
+    /// differed; ``CBPeripheral/storedName`` is set).
     private struct Resolved {
         let peripheral: CBPeripheral
         let renamed: Bool
-        let reused: [String: Any]?
-        /// The advertisement's local name (what the rename was decided by), kept with the peripheral's last advertisement.
-        var name: String? = nil
-        /// The dictionary of the peripheral's last advertisement and its set of keys when that had other content,
-        /// taken from the peripheral: when the app let it go, this is its only reference, and the next dictionary with
-        /// the same keys is written into its storage (``AdvertisementDataRecycler``).
-        var recyclable: (data: [String: Any], keys: Int)?
     }
 
     /// Calls the delegate for each admitted discovery of a batch, in order, unless its scan stopped since (on the
     /// delegate queue): one look under the lock for the whole batch finds or makes each peripheral (an anonymous one
-    /// is new each time, never stored: two anonymous advertisers must not become one), notes new names
-    /// (`peripheralDidUpdateName` first when it had another), and picks up the dictionary of each peripheral's last
-    /// advertisement when it had the same content; the others are built outside the lock and kept with one more look.
+    /// is new each time, never stored: two anonymous advertisers must not become one) and notes new names
+    /// (`peripheralDidUpdateName` first when it had another). Outside the lock, a discovery with the content of its
+    /// peripheral's last advertisement (``CBPeripheral/lastAdvertisement``, kept on this queue) gets that dictionary
+    /// again; another has its dictionary made, into the storage of the last one when the app let that go
+    /// (``AdvertisementDataRecycler``), and becomes the last advertisement in place.
     /// Before each call, ``deliveryEpoch`` says whether the scan or the delegate changed (a delegate's `stopScan`
     /// mid-batch): the rest of the batch is then looked at again.
     /// A batch goes in pieces of ``deliveryPiece``: the lock is held for one piece's peripherals at a time (an app's
@@ -92,53 +86,50 @@ extension CBCentralManager {
         var start = 0
         while start < batch.count {
             let rest = batch[start..<min(batch.count, start + Self.deliveryPiece)]
-            var (epoch, delegate, resolved, delivery) = lock.run {
+            let (epoch, delegate, resolved, delivery) = lock.run {
                 (deliveryEpoch.load(ordering: .acquiring), storedDelegate, rest.map(resolve), self.delivery)
             }
-            // The dictionaries built in this piece, in order: one repeating itself within the piece reuses its own (the
-            // latest of its peripheral's, found by identity among at most ``deliveryPiece``: no hashing).
-            var built: [CBPeripheral.LastAdvertisement] = []
-            var builtFor: [CBPeripheral] = []
-            built.reserveCapacity(rest.count)
-            builtFor.reserveCapacity(rest.count)
             start = rest.endIndex
-            for (offset, discovery) in zip(rest.indices, rest) {
+            for offset in rest.indices {
                 if offset > rest.startIndex, deliveryEpoch.load(ordering: .acquiring) != epoch {
                     start = offset
                     break
                 }
-                // Taken out before `found` copies the rest, so a dictionary the app let go has one reference left.
-                recycler.give(resolved[offset - rest.startIndex]?.recyclable.take())
                 guard let found = resolved[offset - rest.startIndex] else { continue }
-                let report = discovery.report
-                let advertisementData: [String: Any]
-                if let reused = found.reused {
-                    advertisementData = reused
-                } else if let index = builtFor.lastIndex(where: { $0 === found.peripheral }),
-                          built[index].report.hasSameContent(as: report) {
-                    advertisementData = built[index].data
-                } else {
-                    let made = Self.advertisementData(report, recycling: &recycler)
-                    advertisementData = made.data
-                    if !report.isAnonymous {
-                        built.append(CBPeripheral.LastAdvertisement(report: report, data: made.data, keys: made.keys, name: found.name))
-                        builtFor.append(found.peripheral)
-                    }
-                }
+                let report = rest[offset].report
+                let advertisementData = self.advertisementData(report, of: found.peripheral, recycling: &recycler)
                 if found.renamed { found.peripheral.delegate?.peripheralDidUpdateName(found.peripheral) }
                 // RSSI 127 is "not available" (Core v5.4 Vol 4 Part E §7.7.65.2), and iOS passes it on as 127: a report
                 // without one is still a discovery (a kernel or controller that gives none must not hide every device).
                 delegate?.centralManager(self, didDiscover: found.peripheral, advertisementData: advertisementData,
                                          rssi: Self.dBmNumber(report.rssi ?? 127))
             }
-            if !built.isEmpty {
-                // In order, so a peripheral's latest is the one it keeps.
-                lock.run {
-                    for (peripheral, last) in zip(builtFor, built) { peripheral.lastAdvertisement = last }
-                }
-            }
             if start < batch.count { delivery?.handOverOthersNow() }
         }
+    }
+
+    /// The advertisementData of `report` for `peripheral` (on the delegate queue): the dictionary of its last
+    /// advertisement when that had the same content; else a new one, written into the storage of a spare with the same
+    /// keys (the last one's comes first: given back here, its only reference when the app let it go), and kept as the
+    /// last advertisement. An anonymous advertiser's peripheral keeps nothing.
+    private func advertisementData(_ report: AdvertisementReport, of peripheral: CBPeripheral,
+                                   recycling recycler: inout AdvertisementDataRecycler) -> [String: Any] {
+        guard let last = peripheral.lastAdvertisement else {
+            let made = Self.advertisementData(report, recycling: &recycler)
+            if !report.isAnonymous {
+                peripheral.lastAdvertisement = CBPeripheral.LastAdvertisement(report: report, data: made.data, keys: made.keys,
+                                                                              name: made.name)
+            }
+            return made.data
+        }
+        if last.report.hasSameContent(as: report) { return last.data }
+        recycler.give(last.takeData())
+        let made = Self.advertisementData(report, recycling: &recycler)
+        last.report = report
+        last.data = made.data
+        last.keys = made.keys
+        last.name = made.name
+        return made.data
     }
 
     /// The discoveries of a batch delivered under one look at the lock, between two hand-overs of the events waiting.
@@ -149,8 +140,7 @@ extension CBCentralManager {
         guard storedIsScanning, scanGeneration == discovery.scan else { return nil }
         let report = discovery.report
         if report.isAnonymous {
-            return Resolved(peripheral: CBPeripheral(identifier: UUID(), peer: report.peer, manager: self), renamed: false, reused: nil,
-                            recyclable: nil)
+            return Resolved(peripheral: CBPeripheral(identifier: UUID(), peer: report.peer, manager: self), renamed: false)
         }
         // A peripheral connected or heard lately (the common case) without the third map's weak load; the connected one
         // first, as `peripheral(for:)` has it (an app may hold, and connect, an object from before a power cycle).
@@ -161,11 +151,10 @@ extension CBCentralManager {
             peripheral = self.peripheral(for: report.peer)
             recentlyDiscovered.set(report.peer, peripheral)
         }
-        // The name: the last advertisement's when this one has the same content (no parse), else read now.
-        var reused: [String: Any]?
+        // The name: the last advertisement's when this one has the same content (no parse), else read now. (The last
+        // advertisement is the delegate queue's, which this runs on.)
         let name: String?
         if let last = peripheral.lastAdvertisement, last.report.hasSameContent(as: report) {
-            reused = last.data
             name = last.name
         } else {
             name = report.localName
@@ -175,9 +164,7 @@ extension CBCentralManager {
             renamed = peripheral.storedName != nil
             peripheral.storedName = name
         }
-        if let reused { return Resolved(peripheral: peripheral, renamed: renamed, reused: reused, name: name) }
-        let recyclable = peripheral.lastAdvertisement.take().map { (data: $0.data, keys: $0.keys) }
-        return Resolved(peripheral: peripheral, renamed: renamed, reused: nil, name: name, recyclable: recyclable)
+        return Resolved(peripheral: peripheral, renamed: renamed)
     }
 
     /// The NSNumber of a level in dBm (a discovery's `RSSI`, its TX power): one shared object per value from −128 to
@@ -211,26 +198,29 @@ extension CBCentralManager {
         return advertisementData(report, recycling: &none).data
     }
 
-    /// ``advertisementData(_:)``, and its set of keys (``AdvertisementDataTemplate/Key/bit``s), written into the
+    /// ``advertisementData(_:)``, its set of keys (``AdvertisementDataTemplate/Key/bit``s) and the local name, written into the
     /// storage of a spare of `recycler` with the same keys when it has one (every key of the set gets its new value),
     /// else into a copy of the template. A report as received is read in place, in one pass over each payload,
     /// straight into the dictionary's values: its manufacturer data is
     /// one `Data` copied from the bytes, its lists made only when it has them.
     static func advertisementData(_ report: AdvertisementReport,
-                                  recycling recycler: inout AdvertisementDataRecycler) -> (data: [String: Any], keys: Int) {
+                                  recycling recycler: inout AdvertisementDataRecycler) -> (data: [String: Any], keys: Int, name: String?) {
         if let received = report.received {
             let fields = received.fields()
-            return advertisementData(isConnectable: received.isConnectable, isTruncated: received.isTruncated,
+            let made = advertisementData(isConnectable: received.isConnectable, isTruncated: received.isTruncated,
                                      localName: fields.localName, manufacturerData: received.manufacturerData(fields),
                                      serviceData: received.serviceData(fields), serviceUUIDs: received.serviceUUIDs(fields),
                                      overflowServiceUUIDs: [], txPowerLevel: received.txPowerLevel(fields),
                                      solicitedServiceUUIDs: received.solicitedServiceUUIDs(fields), recycling: &recycler)
+            return (made.data, made.keys, fields.localName)
         }
-        return advertisementData(isConnectable: report.isConnectable, isTruncated: report.isTruncated, localName: report.localName,
+        let localName = report.localName
+        let made = advertisementData(isConnectable: report.isConnectable, isTruncated: report.isTruncated, localName: localName,
                                  manufacturerData: report.manufacturerDataBytes, serviceData: report.serviceData,
                                  serviceUUIDs: report.serviceUUIDs, overflowServiceUUIDs: report.overflowServiceUUIDs,
                                  txPowerLevel: report.txPowerLevel, solicitedServiceUUIDs: report.solicitedServiceUUIDs,
                                  recycling: &recycler)
+        return (made.data, made.keys, localName)
     }
 
     /// The dictionary of these values (each key present when its value is: a name, manufacturer data, a TX power, a
