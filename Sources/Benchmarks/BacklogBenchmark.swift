@@ -26,7 +26,7 @@ enum BacklogBenchmark {
     /// Runs `rounds` rounds of each; false (with a line on stderr) when a round did not get there.
     static func run(payloads: [[UInt8]], backlog: Int, rounds: Int) -> Bool {
         // The reports alone: the scan-path stream's end marker (its last report) left off.
-        let (withMarker, marker) = ScanPathBenchmark.stream(payloads, reports: backlog, advertisers: backlog, changing: true)
+        let (withMarker, marker) = ScanPathBenchmark.stream(payloads, reports: backlog, advertisers: backlog, kind: .changing)
         let stream = Array(withMarker.dropLast(marker.count))
         print(String(format: "A connect's LE Connection Complete behind %d buffered LE Advertising Reports (%.1f MB of H4), over loopback TCP:",
                      backlog, Double(stream.count) / 1e6))

@@ -25,6 +25,20 @@ enum ScanPathBenchmark {
         case tcp
     }
 
+    /// What each advertiser's reports carry.
+    enum DataKind: String, CaseIterable {
+        /// Every report of an advertiser carries the next payload of the corpus: data, and mostly the set of fields, that
+        /// differ at every report (the worst case).
+        case changing
+        /// Every report of an advertiser carries its payload with a Manufacturer Specific Data structure after it whose
+        /// last octet counts the reports (company 0xFFFF, Core Supplement v11 Part A §1.4): data that changes at every
+        /// report with the same fields, as a sensor's readings do (a payload of more than 26 octets has its last octet
+        /// counted instead).
+        case counter
+        /// Every advertiser repeats one payload (as beacons and most sensors do between readings).
+        case repeating
+    }
+
     /// One run's figures.
     struct Result {
         var reports: Int
@@ -36,8 +50,8 @@ enum ScanPathBenchmark {
 
     /// Runs both scans (AllowDuplicates true, then false) `passes` times each over `reports` reports and prints a line
     /// per run: reports per wall second, reports per stack CPU second, deliveries and drops.
-    /// `cases` narrows the runs to the data kinds ("changing", "repeating") and duplicates settings ("true", "false")
-    /// named, e.g. ["repeating", "true"]; empty runs all four.
+    /// `cases` narrows the runs to the data kinds (``DataKind``: "changing", "counter", "repeating") and duplicates
+    /// settings ("true", "false") named, e.g. ["repeating", "true"]; empty runs all six.
     static func run(payloads: [[UInt8]], reports: Int, advertisers: Int, passes: Int, cases: Set<String> = [],
                     wiring: Wiring = .memory) -> Bool {
         let legacy = payloads.filter { $0.count <= 31 && !$0.isEmpty }
@@ -47,10 +61,11 @@ enum ScanPathBenchmark {
         }
         print("scan path: \(reports) LE Advertising Reports from \(advertisers) advertisers, "
               + "\(wiring == .memory ? "in memory" : "tcp loopback") → Host → CoreBluetooth → didDiscover")
-        let kinds = [true, false].filter { cases.isDisjoint(with: ["changing", "repeating"]) || cases.contains($0 ? "changing" : "repeating") }
+        let named = Set(DataKind.allCases.map(\.rawValue))
+        let kinds = DataKind.allCases.filter { cases.isDisjoint(with: named) || cases.contains($0.rawValue) }
         let settings = [true, false].filter { cases.isDisjoint(with: ["true", "false"]) || cases.contains($0 ? "true" : "false") }
-        for changing in kinds {
-            let (stream, marker) = Self.stream(legacy, reports: reports, advertisers: advertisers, changing: changing)
+        for kind in kinds {
+            let (stream, marker) = Self.stream(legacy, reports: reports, advertisers: advertisers, kind: kind)
             for pass in 1...passes {
                 for duplicates in settings {
                     guard let result = measure(stream: stream, marker: marker, reports: reports, allowDuplicates: duplicates,
@@ -62,7 +77,8 @@ enum ScanPathBenchmark {
                     let cpu = result.stackCPUSeconds / Double(result.reports) * 1e6
                     print(String(format: "%@ pass %d allowDuplicates=%@: %8.0f reports/s taken in, %8.0f/s to didDiscover, "
                                  + "%.2f µs stack CPU per report; %d delivered, %d dropped (counted)",
-                                 changing ? "changing data " : "repeating data", pass, duplicates ? "true " : "false",
+                                 (kind.rawValue + " data").padding(toLength: 14, withPad: " ", startingAt: 0), pass,
+                                 duplicates ? "true " : "false",
                                  wall, delivered, cpu, result.delivered, result.dropped))
                 }
             }
@@ -71,9 +87,8 @@ enum ScanPathBenchmark {
     }
 
     /// The H4 bytes of the reports, then the end marker (address C0:00:FF:FF:FF:FF, RSSI −1 dBm).
-    /// `changing`: each report of an advertiser carries the next payload (data that differs at every report, the worst
-    /// case); else each advertiser repeats one payload (as beacons and most sensors do between readings).
-    static func stream(_ payloads: [[UInt8]], reports: Int, advertisers: Int, changing: Bool) -> (stream: [UInt8], marker: [UInt8]) {
+    /// `kind` says what each advertiser's reports carry (``DataKind``).
+    static func stream(_ payloads: [[UInt8]], reports: Int, advertisers: Int, kind: DataKind) -> (stream: [UInt8], marker: [UInt8]) {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(reports * 45)
         func append(_ address: UInt32, top: UInt8, _ data: [UInt8], rssi: UInt8 = 0xC4) {
@@ -86,7 +101,19 @@ enum ScanPathBenchmark {
         }
         for index in 0..<reports {
             let advertiser = index % max(1, advertisers)
-            append(UInt32(advertiser), top: 0xC1, payloads[(changing ? index : advertiser) % payloads.count])
+            switch kind {
+            case .changing: append(UInt32(advertiser), top: 0xC1, payloads[index % payloads.count])
+            case .repeating: append(UInt32(advertiser), top: 0xC1, payloads[advertiser % payloads.count])
+            case .counter:
+                var payload = payloads[advertiser % payloads.count]
+                let count = UInt8(truncatingIfNeeded: index / max(1, advertisers))
+                if payload.count <= 26 {
+                    payload += [0x04, 0xFF, 0xFF, 0xFF, count]
+                } else {
+                    payload[payload.count - 1] = count
+                }
+                append(UInt32(advertiser), top: 0xC1, payload)
+            }
         }
         let body = bytes.count
         append(0xFFFF_FFFF, top: 0xC0, [0x02, 0x01, 0x06], rssi: 0xFF)

@@ -8,7 +8,7 @@
 //   --peer        against the virtual peer (scripts/setup's venv): CPU per notification and discovery round trips
 //      or: swift run -c release Benchmarks --write-ad-corpus FILE [captures directory] | --ad-corpus FILE [--passes N]
 //   the AD benchmark's Swift side (scripts/bench-ad): the captures' advertising payloads, or the typed parse's time
-//      or: swift run -c release Benchmarks --scan-path [--reports N] [--passes N] [--scan-case changing,true] [--scan-wiring memory|tcp] [captures directory]
+//      or: swift run -c release Benchmarks --scan-path [--reports N] [--passes N] [--scan-case changing|counter|repeating,true|false] [--scan-wiring memory|tcp] [captures directory]
 //   LE Advertising Reports over H4 (in memory by default, or loopback TCP) through Host and CoreBluetooth to didDiscover, reports per second
 //      or: swift run -c release Benchmarks --notification-path [--notifications N] [--passes N]
 //   Handle Value Notifications over H4 (loopback TCP) through every layer to didUpdateValueFor, CPU per notification
