@@ -90,34 +90,44 @@ extension CBCentralManager {
                 (deliveryEpoch.load(ordering: .acquiring), storedDelegate, rest.map(resolve), self.delivery)
             }
             start = rest.endIndex
-            for offset in rest.indices {
-                if offset > rest.startIndex, deliveryEpoch.load(ordering: .acquiring) != epoch {
-                    start = offset
-                    break
+            // Read where they lie (a report or a peripheral copied out is a retain and a release each).
+            let stoppedAt: Int? = batch.withUnsafeBufferPointer { discoveries in
+                resolved.withUnsafeBufferPointer { found in
+                    for offset in rest.indices {
+                        if offset > rest.startIndex, deliveryEpoch.load(ordering: .acquiring) != epoch { return offset }
+                        guard let peripheral = found[offset - rest.startIndex]?.peripheral else { continue }
+                        deliver(discoveries[offset].report, to: delegate, of: peripheral,
+                                renamed: found[offset - rest.startIndex]?.renamed ?? false, recycling: &recycler)
+                    }
+                    return nil
                 }
-                guard let found = resolved[offset - rest.startIndex] else { continue }
-                let report = rest[offset].report
-                let advertisementData = self.advertisementData(report, of: found.peripheral, recycling: &recycler)
-                if found.renamed { found.peripheral.delegate?.peripheralDidUpdateName(found.peripheral) }
-                // RSSI 127 is "not available" (Core v5.4 Vol 4 Part E §7.7.65.2), and iOS passes it on as 127: a report
-                // without one is still a discovery (a kernel or controller that gives none must not hide every device).
-                delegate?.centralManager(self, didDiscover: found.peripheral, advertisementData: advertisementData,
-                                         rssi: Self.dBmNumber(report.rssi ?? 127))
             }
+            if let stoppedAt { start = stoppedAt }
             if start < batch.count { delivery?.handOverOthersNow() }
         }
+    }
+
+    /// Calls `delegate` with one discovery of `peripheral` (`peripheralDidUpdateName` first when `renamed`).
+    private func deliver(_ report: borrowing AdvertisementReport, to delegate: (any CBCentralManagerDelegate)?,
+                         of peripheral: CBPeripheral, renamed: Bool, recycling recycler: inout AdvertisementDataRecycler) {
+        let advertisementData = self.advertisementData(report, of: peripheral, recycling: &recycler)
+        if renamed { peripheral.delegate?.peripheralDidUpdateName(peripheral) }
+        // RSSI 127 is "not available" (Core v5.4 Vol 4 Part E §7.7.65.2), and iOS passes it on as 127: a report
+        // without one is still a discovery (a kernel or controller that gives none must not hide every device).
+        delegate?.centralManager(self, didDiscover: peripheral, advertisementData: advertisementData,
+                                 rssi: Self.dBmNumber(report.rssi ?? 127))
     }
 
     /// The advertisementData of `report` for `peripheral` (on the delegate queue): the dictionary of its last
     /// advertisement when that had the same content; else a new one, written into the storage of a spare with the same
     /// keys (the last one's comes first: given back here, its only reference when the app let it go), and kept as the
     /// last advertisement. An anonymous advertiser's peripheral keeps nothing.
-    private func advertisementData(_ report: AdvertisementReport, of peripheral: CBPeripheral,
+    private func advertisementData(_ report: borrowing AdvertisementReport, of peripheral: CBPeripheral,
                                    recycling recycler: inout AdvertisementDataRecycler) -> [String: Any] {
         guard let last = peripheral.lastAdvertisement else {
             let made = Self.advertisementData(report, recycling: &recycler)
             if !report.isAnonymous {
-                peripheral.lastAdvertisement = CBPeripheral.LastAdvertisement(report: report, data: made.data, keys: made.keys,
+                peripheral.lastAdvertisement = CBPeripheral.LastAdvertisement(report: copy report, data: made.data, keys: made.keys,
                                                                               name: made.name)
             }
             return made.data
@@ -125,7 +135,7 @@ extension CBCentralManager {
         if last.report.hasSameContent(as: report) { return last.data }
         recycler.give(last.takeData())
         let made = Self.advertisementData(report, recycling: &recycler)
-        last.report = report
+        last.report = copy report
         last.data = made.data
         last.keys = made.keys
         last.name = made.name
