@@ -1,6 +1,5 @@
 // One discovery's AD bytes as the host received them, read in place only where the facade needs a field.
 import Foundation
-import Glibc
 package import OCBAdvertising
 package import OCBCore
 package import OCBHost
@@ -99,30 +98,12 @@ package struct ReceivedAdvertisement: Sendable {
     /// Whether both hold the same bytes and flags (at once when they share the host's record or its arrays, as an
     /// advertiser repeating itself does; else one `memcmp` a payload).
     func hasSameBytes(as other: ReceivedAdvertisement) -> Bool {
-        if payload === other.payload { return true }
-        guard isConnectable == other.isConnectable, isTruncated == other.isTruncated,
-              Self.same(advertisingData, other.advertisingData) else { return false }
-        switch (scanResponseData, other.scanResponseData) {
-        case (nil, nil): return true
-        case (let mine?, let theirs?): return Self.same(mine, theirs)
-        default: return false
-        }
+        payload.hasSameContent(as: other.payload)
     }
 
     /// About how many bytes of the heap this holds when it is the last holder of its record and arrays: the record (64)
     /// and each array's bytes and Swift's 32-byte header.
     var heapBytes: Int { 96 + advertisingData.count + (scanResponseData.map { 32 + $0.count } ?? 0) }
-
-    /// True when `first` and `second` are the same bytes.
-    private static func same(_ first: [UInt8], _ second: [UInt8]) -> Bool {
-        guard first.count == second.count else { return false }
-        return first.withUnsafeBytes { a in
-            second.withUnsafeBytes { b in
-                guard let left = a.baseAddress, let right = b.baseAddress, left != right else { return true }
-                return memcmp(left, right, a.count) == 0
-            }
-        }
-    }
 
     /// The bytes of `range` (within `bytes`, clamped to it) copied into a `Data` at once (the generic copy from a slice
     /// goes element by element).

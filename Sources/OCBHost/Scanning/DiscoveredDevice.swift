@@ -1,5 +1,7 @@
 // A device found by a scan: its address, signal, and one shared record of its connectability and merged advertising and scan-response data.
 
+import Glibc
+
 /// A discovery the host reports while scanning.
 ///
 /// `advertisingData` and `scanResponseData` are the raw AD structures (Core v5.4 Vol 3 Part C §11);
@@ -39,16 +41,42 @@ public struct DiscoveredDevice: Sendable, Hashable {
             self.scanResponseData = scanResponseData
         }
 
-        /// Whether this holds exactly these values (the same arrays are found equal at once).
+        /// Whether this holds exactly these values (the same arrays are found equal at once, others compared with one
+        /// `memcmp` each).
         package func holds(isConnectable: Bool, isTruncated: Bool, advertisingData: [UInt8], scanResponseData: [UInt8]?) -> Bool {
-            self.isConnectable == isConnectable && self.isTruncated == isTruncated && self.advertisingData == advertisingData
-                && self.scanResponseData == scanResponseData
+            guard self.isConnectable == isConnectable, self.isTruncated == isTruncated,
+                  Self.same(self.advertisingData, advertisingData) else { return false }
+            switch (self.scanResponseData, scanResponseData) {
+            case (nil, nil): return true
+            case (let mine?, let theirs?): return Self.same(mine, theirs)
+            default: return false
+            }
         }
 
-        package static func == (lhs: Payload, rhs: Payload) -> Bool {
-            lhs === rhs || lhs.holds(isConnectable: rhs.isConnectable, isTruncated: rhs.isTruncated,
-                                     advertisingData: rhs.advertisingData, scanResponseData: rhs.scanResponseData)
+        /// True when `first` and `second` are the same bytes.
+        private static func same(_ first: [UInt8], _ second: [UInt8]) -> Bool {
+            guard first.count == second.count else { return false }
+            return first.withUnsafeBytes { a in
+                second.withUnsafeBytes { b in
+                    guard let left = a.baseAddress, let right = b.baseAddress, left != right else { return true }
+                    return memcmp(left, right, a.count) == 0
+                }
+            }
         }
+
+        /// Whether both hold the same values: at once when they are one object, else as ``holds(isConnectable:isTruncated:advertisingData:scanResponseData:)``.
+        package func hasSameContent(as other: Payload) -> Bool {
+            guard self !== other else { return true }
+            guard isConnectable == other.isConnectable, isTruncated == other.isTruncated,
+                  Self.same(advertisingData, other.advertisingData) else { return false }
+            switch (scanResponseData, other.scanResponseData) {
+            case (nil, nil): return true
+            case (let mine?, let theirs?): return Self.same(mine, theirs)
+            default: return false
+            }
+        }
+
+        package static func == (lhs: Payload, rhs: Payload) -> Bool { lhs.hasSameContent(as: rhs) }
 
         package func hash(into hasher: inout Hasher) {
             hasher.combine(isConnectable)
