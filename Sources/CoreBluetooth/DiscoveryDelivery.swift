@@ -52,20 +52,31 @@ extension CBCentralManager {
         return prepared
     }
 
-    /// What one look under the lock found for a discovery: its peripheral, and whether it was renamed (its last name
-    /// differed; ``CBPeripheral/storedName`` is set).
+    /// What one look under the lock found for a discovery: its peripheral, and what its name did.
     private struct Resolved {
         let peripheral: CBPeripheral
-        let renamed: Bool
+        let name: NameChange
+    }
+
+    /// What a discovery's local name did to its peripheral's.
+    private enum NameChange {
+        /// It has the name the peripheral has (or none).
+        case same
+        /// It renamed the peripheral (``CBPeripheral/storedName`` is set): `peripheralDidUpdateName` first.
+        case renamed
+        /// Not known yet: its content is new, so its name is read when its dictionary is made (one pass over its
+        /// bytes), then compared.
+        case unread
     }
 
     /// Calls the delegate for each admitted discovery of a batch, in order, unless its scan stopped since (on the
     /// delegate queue): one look under the lock for the whole batch finds or makes each peripheral (an anonymous one
-    /// is new each time, never stored: two anonymous advertisers must not become one) and notes new names
-    /// (`peripheralDidUpdateName` first when it had another). Outside the lock, a discovery with the content of its
-    /// peripheral's last advertisement (``CBPeripheral/lastAdvertisement``, kept on this queue) gets that dictionary
-    /// again; another has its dictionary made, into the storage of the last one when the app let that go
-    /// (``AdvertisementDataRecycler``), and becomes the last advertisement in place.
+    /// is new each time, never stored: two anonymous advertisers must not become one) and notes the names of those with
+    /// the content of their peripheral's last advertisement (``CBPeripheral/lastAdvertisement``, kept on this queue).
+    /// Outside the lock, such a discovery gets that dictionary again; another has its dictionary made, into the storage
+    /// of the last one when the app let that go (``AdvertisementDataRecycler``), becomes the last advertisement in
+    /// place, and has the name read on the way compared under the lock. A peripheral renamed by a discovery gets
+    /// `peripheralDidUpdateName` first (when it had another name).
     /// Before each call, ``deliveryEpoch`` says whether the scan or the delegate changed (a delegate's `stopScan`
     /// mid-batch): the rest of the batch is then looked at again.
     /// A batch goes in pieces of ``deliveryPiece``: the lock is held for one piece's peripherals at a time (an app's
@@ -87,7 +98,7 @@ extension CBCentralManager {
         while start < batch.count {
             let rest = batch[start..<min(batch.count, start + Self.deliveryPiece)]
             let (epoch, delegate, resolved, delivery) = lock.run {
-                (deliveryEpoch.load(ordering: .acquiring), storedDelegate, rest.map(resolve), self.delivery)
+                (deliveryEpoch.load(ordering: .acquiring), storedDelegate, resolve(rest), self.delivery)
             }
             start = rest.endIndex
             // Read where they lie (a report or a peripheral copied out is a retain and a release each).
@@ -97,7 +108,7 @@ extension CBCentralManager {
                         if offset > rest.startIndex, deliveryEpoch.load(ordering: .acquiring) != epoch { return offset }
                         guard let peripheral = found[offset - rest.startIndex]?.peripheral else { continue }
                         deliver(discoveries[offset].report, to: delegate, of: peripheral,
-                                renamed: found[offset - rest.startIndex]?.renamed ?? false, recycling: &recycler)
+                                name: found[offset - rest.startIndex]?.name ?? .same, recycling: &recycler)
                     }
                     return nil
                 }
@@ -107,10 +118,12 @@ extension CBCentralManager {
         }
     }
 
-    /// Calls `delegate` with one discovery of `peripheral` (`peripheralDidUpdateName` first when `renamed`).
+    /// Calls `delegate` with one discovery of `peripheral` (`peripheralDidUpdateName` first when it renamed it).
     private func deliver(_ report: borrowing AdvertisementReport, to delegate: (any CBCentralManagerDelegate)?,
-                         of peripheral: CBPeripheral, renamed: Bool, recycling recycler: inout AdvertisementDataRecycler) {
-        let advertisementData = self.advertisementData(report, of: peripheral, recycling: &recycler)
+                         of peripheral: CBPeripheral, name: NameChange, recycling recycler: inout AdvertisementDataRecycler) {
+        let (advertisementData, localName) = self.advertisementData(report, of: peripheral, recycling: &recycler)
+        var renamed = name == .renamed
+        if name == .unread, let localName { renamed = lock.run { rename(peripheral, localName) } }
         if renamed { peripheral.delegate?.peripheralDidUpdateName(peripheral) }
         // RSSI 127 is "not available" (Core v5.4 Vol 4 Part E §7.7.65.2), and iOS passes it on as 127: a report
         // without one is still a discovery (a kernel or controller that gives none must not hide every device).
@@ -122,35 +135,57 @@ extension CBCentralManager {
     /// advertisement when that had the same content; else a new one, written into the storage of a spare with the same
     /// keys (the last one's comes first: given back here, its only reference when the app let it go), and kept as the
     /// last advertisement. An anonymous advertiser's peripheral keeps nothing.
+    /// Also its local name (the last advertisement's when reused).
     private func advertisementData(_ report: borrowing AdvertisementReport, of peripheral: CBPeripheral,
-                                   recycling recycler: inout AdvertisementDataRecycler) -> [String: Any] {
+                                   recycling recycler: inout AdvertisementDataRecycler) -> (data: [String: Any], name: String?) {
         guard let last = peripheral.lastAdvertisement else {
             let made = Self.advertisementData(report, recycling: &recycler)
             if !report.isAnonymous {
                 peripheral.lastAdvertisement = CBPeripheral.LastAdvertisement(report: copy report, data: made.data, keys: made.keys,
                                                                               name: made.name)
             }
-            return made.data
+            return (made.data, made.name)
         }
-        if last.report.hasSameContent(as: report) { return last.data }
+        if last.report.hasSameContent(as: report) { return (last.data, last.name) }
         recycler.give(last.takeData())
         let made = Self.advertisementData(report, recycling: &recycler)
         last.report = copy report
         last.data = made.data
         last.keys = made.keys
         last.name = made.name
-        return made.data
+        return (made.data, made.name)
+    }
+
+    /// Gives `peripheral` the advertised `name` (lock held): true when it had another one (a rename the delegate hears
+    /// of), false when it had this one or none.
+    private func rename(_ peripheral: CBPeripheral, _ name: String) -> Bool {
+        guard name != peripheral.storedName else { return false }
+        defer { peripheral.storedName = name }
+        return peripheral.storedName != nil
     }
 
     /// The discoveries of a batch delivered under one look at the lock, between two hand-overs of the events waiting.
     static let deliveryPiece = 32
 
-    /// The peripheral of `discovery` (lock held), nil when its scan stopped or was replaced since.
-    private func resolve(_ discovery: PreparedDiscovery) -> Resolved? {
-        guard storedIsScanning, scanGeneration == discovery.scan else { return nil }
-        let report = discovery.report
+    /// The peripheral of each discovery of `piece` (lock held), nil for one whose scan stopped or was replaced since.
+    private func resolve(_ piece: ArraySlice<PreparedDiscovery>) -> [Resolved?] {
+        guard storedIsScanning else { return Array(repeating: nil, count: piece.count) }
+        let generation = scanGeneration
+        var resolved: [Resolved?] = []
+        resolved.reserveCapacity(piece.count)
+        // Read where they lie (a discovery copied out is a retain and a release).
+        piece.withUnsafeBufferPointer { discoveries in
+            for discovery in discoveries {
+                resolved.append(discovery.scan == generation ? resolve(discovery.report) : nil)
+            }
+        }
+        return resolved
+    }
+
+    /// The peripheral of `report` (lock held), and its name when its content is its last advertisement's.
+    private func resolve(_ report: borrowing AdvertisementReport) -> Resolved {
         if report.isAnonymous {
-            return Resolved(peripheral: CBPeripheral(identifier: UUID(), peer: report.peer, manager: self), renamed: false)
+            return Resolved(peripheral: CBPeripheral(identifier: UUID(), peer: report.peer, manager: self), name: .same)
         }
         // A peripheral connected or heard lately (the common case) without the third map's weak load; the connected one
         // first, as `peripheral(for:)` has it (an app may hold, and connect, an object from before a power cycle).
@@ -161,20 +196,13 @@ extension CBCentralManager {
             peripheral = self.peripheral(for: report.peer)
             recentlyDiscovered.set(report.peer, peripheral)
         }
-        // The name: the last advertisement's when this one has the same content (no parse), else read now. (The last
-        // advertisement is the delegate queue's, which this runs on.)
-        let name: String?
-        if let last = peripheral.lastAdvertisement, last.report.hasSameContent(as: report) {
-            name = last.name
-        } else {
-            name = report.localName
+        // The name: the last advertisement's when this one has the same content (no parse), else read with the
+        // dictionary. (The last advertisement is the delegate queue's, which this runs on.)
+        guard let last = peripheral.lastAdvertisement, last.report.hasSameContent(as: report) else {
+            return Resolved(peripheral: peripheral, name: .unread)
         }
-        var renamed = false
-        if let name, name != peripheral.storedName {
-            renamed = peripheral.storedName != nil
-            peripheral.storedName = name
-        }
-        return Resolved(peripheral: peripheral, renamed: renamed)
+        guard let name = last.name else { return Resolved(peripheral: peripheral, name: .same) }
+        return Resolved(peripheral: peripheral, name: rename(peripheral, name) ? .renamed : .same)
     }
 
     /// The NSNumber of a level in dBm (a discovery's `RSSI`, its TX power): one shared object per value from −128 to
