@@ -35,6 +35,8 @@ private func decodedObservations(_ packet: [UInt8], _ reassembler: inout Extende
     ScanResultMerger.Configuration(isActive: true, filterDuplicates: false, coalesces: true, capacity: 6, maxAge: .seconds(3)),
     ScanResultMerger.Configuration(isActive: true, filterDuplicates: true, capacity: 6, maxAge: .seconds(3)),
     ScanResultMerger.Configuration(isActive: false, filterDuplicates: false, capacity: 6, maxAge: .seconds(3)),
+    // AllowDuplicates in an active scan: the in-place path's short way for what is not held for a scan response.
+    ScanResultMerger.Configuration(isActive: true, filterDuplicates: false, capacity: 6, maxAge: .seconds(3)),
     ScanResultMerger.Configuration(isActive: true, filterDuplicates: true, serviceFilter: [BluetoothUUID(UInt16(0x180F))], capacity: 6,
                                    maxAge: .seconds(3)),
 ])

@@ -130,7 +130,13 @@ public struct ScanResultMerger: Sendable {
     /// Starts an empty merger.
     public init(configuration: Configuration) {
         self.configuration = configuration
+        reportsEveryAdvertisement = !configuration.coalesces && !configuration.filterDuplicates
+            && configuration.serviceFilter?.isEmpty ?? true
     }
+
+    /// True when every advertisement is reported as it comes (no coalescing, duplicate filter or service filter: a
+    /// scan with AllowDuplicates), which ``receive(_:now:into:)`` of a report read in place takes a short way for.
+    private let reportsEveryAdvertisement: Bool
 
     /// The earliest instant at which ``tick(now:)`` has something to release; nil when nothing waits.
     public var nextDeadline: ContinuousClock.Instant? {
@@ -207,7 +213,28 @@ public struct ScanResultMerger: Sendable {
         let observation = AdvertisingObservation(peer: peer, isConnectable: report.isConnectable, isScannable: report.isScannable,
                                                  isScanResponse: isScanResponse, rssi: report.rssi, txPower: report.txPower,
                                                  data: data ?? Array(report.data))
-        receive(observation, slot: slot, now: stamp(now), into: &devices)
+        let now = stamp(now)
+        // The short way, what the general one does in this case: an advertisement (not held for a scan response) of an
+        // advertiser remembered, in a scan that reports each one, when no advertiser is due to be aged out.
+        if reportsEveryAdvertisement, let slot, !isScanResponse, !(configuration.isActive && observation.isScannable),
+           !observation.isAnonymous, let next = nextAgeCheck, now < next {
+            heard(slot, peer, now: now)
+            let device = device(from: observation, response: nil, slot: slot)
+            slots[slot].lastAdvertising = consume observation
+            return devices.append(device)
+        }
+        receive(observation, slot: slot, now: now, into: &devices)
+    }
+
+    /// Notes that the advertiser in `slot` (`peer`) was heard at `now`: queued again in ``heard`` when a second or more
+    /// passed since its entry.
+    private mutating func heard(_ slot: Int, _ peer: PeerAddress, now: Stamp) {
+        slots[slot].lastHeard = now
+        if now >= withSlot(slot, { $0.queuedAt }) + .seconds(1) {
+            slots[slot].queuedAt = now
+            heard.append((peer, now))
+            compactHeard()
+        }
     }
 
     /// Reads from an advertiser's slot where it lies (an array element read through the subscript is copied whole,
@@ -251,12 +278,7 @@ public struct ScanResultMerger: Sendable {
             slot = allocate(peer, now: now)
             heard.append((peer, now))
         }
-        slots[slot].lastHeard = now
-        if now >= withSlot(slot, { $0.queuedAt }) + .seconds(1) {
-            slots[slot].queuedAt = now
-            heard.append((peer, now))
-            compactHeard()
-        }
+        heard(slot, peer, now: now)
         if observation.isScanResponse {
             slots[slot].lastResponse = observation.data
             let advertising: AdvertisingObservation
@@ -435,7 +457,7 @@ public struct ScanResultMerger: Sendable {
 
     /// The device to report of `advertising` and `response`, with the advertiser's last payload when it holds the same
     /// (`slot` is the advertiser's; nil for an anonymous one, which keeps nothing).
-    private mutating func device(from advertising: AdvertisingObservation, response: [UInt8]?, slot: Int?) -> DiscoveredDevice {
+    private mutating func device(from advertising: borrowing AdvertisingObservation, response: [UInt8]?, slot: Int?) -> DiscoveredDevice {
         if let slot, let last = withSlot(slot, { $0.lastPayload }),
            last.holds(isConnectable: advertising.isConnectable, isTruncated: advertising.isTruncated,
                       advertisingData: advertising.data, scanResponseData: response) {
