@@ -5,8 +5,8 @@ import Foundation
 import Synchronization
 
 extension CBCentralManager {
-    /// One discovery admitted for the delegate, as it waits on the delegate queue: the report (its parsed content
-    /// shared with the backend's cache) and the scan it belongs to, about 40 bytes besides the report's
+    /// One discovery admitted for the delegate, as it waits on the delegate queue: the report (the host's record of its
+    /// bytes, shared, not parsed) and the scan it belongs to, about 40 bytes besides the report's
     /// ``AdvertisementReport/heapBytes``. The peripheral and the advertisementData are made only when it is delivered
     /// (``deliver(_:)``), so a backlog behind a slow delegate holds no objects and dictionaries, and the thread that
     /// reads the controller does not make them.
@@ -23,20 +23,26 @@ extension CBCentralManager {
     /// (``discoveryQueueBound`` and ``discoveryQueueByteBound``; a report past it is counted as dropped and, not being
     /// recorded as reported, may come again). Nil when nothing is delivered.
     func prepareDiscovery(_ report: AdvertisementReport) -> PreparedDiscovery? {
-        prepareDiscoveries(CollectionOfOne(report)).first
+        prepareDiscoveries([report]).first
     }
 
     /// ``prepareDiscovery(_:)`` for each of `reports` in order, with one look under the manager's lock and one under
     /// the bound's for all of them: the discoveries to deliver, in order.
-    func prepareDiscoveries(_ reports: some Collection<AdvertisementReport>) -> [PreparedDiscovery] {
+    func prepareDiscoveries(_ reports: [AdvertisementReport]) -> [PreparedDiscovery] {
+        reports.withUnsafeBufferPointer(prepareDiscoveries)
+    }
+
+    /// ``prepareDiscoveries(_:)`` of reports read where they lie (one copied out is a retain and a release).
+    private func prepareDiscoveries(_ reports: UnsafeBufferPointer<AdvertisementReport>) -> [PreparedDiscovery] {
         var warn = false
         var prepared: [PreparedDiscovery] = []
         prepared.reserveCapacity(reports.count)
         lock.run {
             guard storedIsScanning, let parameters = scanParameters else { return }
             let generation = scanGeneration
+            let filters = !(parameters.services?.isEmpty ?? true)
             discoveryBoundLock.withLock {
-                for report in reports where Self.matches(report, parameters) {
+                for report in reports where !filters || Self.matches(report, parameters) {
                     let coalesced = !parameters.allowDuplicates && !report.isAnonymous
                     if coalesced, !reported.wouldAdmit(report.peer, hasScanResponse: report.hasScanResponse) { continue }
                     let bytes = report.heapBytes
