@@ -36,11 +36,12 @@ extension ToolRunner {
         process.standardOutput = out
         process.standardError = err
         let collected = LockedText()
-        out.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil } else { collected.append(data) }
-        }
+        let finished = DispatchSemaphore(value: 0)
         try process.run()
+        // Read on a thread of its own (PipeReader: no dispatch source on the pipe), to its end.
+        PipeReader.drain(out.fileHandleForReading, name: "cbtool stdout") { data in
+            if data.isEmpty { finished.signal() } else { collected.append(data) }
+        }
         let deadline = Date().addingTimeInterval(within)
         while process.isRunning, Date() < deadline, !interruptWhen(collected.text) { usleep(50_000) }
         if process.isRunning { process.interrupt() }
@@ -48,8 +49,7 @@ extension ToolRunner {
         while process.isRunning, Date() < exitDeadline { usleep(20_000) }
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
-        out.fileHandleForReading.readabilityHandler = nil
-        collected.append(out.fileHandleForReading.readDataToEndOfFile())
+        _ = finished.wait(timeout: .now() + 10)  // the pipe's end follows the exit
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         return ToolRun(status: process.terminationStatus, stdout: collected.text, stderr: String(decoding: errData, as: UTF8.self))
     }

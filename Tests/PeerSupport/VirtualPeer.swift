@@ -92,21 +92,8 @@ public final class VirtualPeer: @unchecked Sendable {
         self.ready = PeerReady(controllers: [], peers: [], pid: 0)
 
         let condition = self.condition
-        // Handlers capture a weak box so the peer can deinit while the pipes are open.
+        // The readers capture a weak box so the peer can deinit while the pipes are open.
         let box = WeakBox()
-        stdoutPipe.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            box.peer?.received(stdout: data)
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-                condition.lock(); condition.broadcast(); condition.unlock()
-            }
-        }
-        stderrPipe.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil }
-            box.peer?.received(stderr: data)
-        }
         process.terminationHandler = { _ in
             condition.lock(); condition.broadcast(); condition.unlock()
         }
@@ -116,6 +103,12 @@ public final class VirtualPeer: @unchecked Sendable {
             throw VirtualPeerError.launchFailed("\(error)")
         }
         box.peer = self
+        // Read on threads of their own once the child runs (PipeReader: no dispatch source on the pipes).
+        PipeReader.drain(stdoutPipe.fileHandleForReading, name: "peer stdout") { data in
+            box.peer?.received(stdout: data)
+            if data.isEmpty { condition.lock(); condition.broadcast(); condition.unlock() }
+        }
+        PipeReader.drain(stderrPipe.fileHandleForReading, name: "peer stderr") { data in box.peer?.received(stderr: data) }
         let line: String
         do {
             line = try waitForLine(prefix: "READY ", timeout: readyTimeout)
