@@ -118,7 +118,7 @@ package struct AdvertisementReport: Sendable, Equatable {
     /// Advertising layer's type (one type across the layers), made from ``manufacturerDataBytes``.
     package var manufacturerData: OCBAdvertising.ManufacturerData? {
         get {
-            content.manufacturerData.flatMap { bytes in
+            manufacturerDataBytes.flatMap { bytes in
                 bytes.count >= 2 ? ManufacturerData(companyID: UInt16(bytes[bytes.startIndex]) | UInt16(bytes[bytes.startIndex + 1]) << 8,
                                                     payload: Array(bytes.dropFirst(2))) : nil
             }
@@ -129,7 +129,10 @@ package struct AdvertisementReport: Sendable, Equatable {
     /// Identifier (2 octets, little-endian, Core Supplement v11 Part A §1.4), then the manufacturer's bytes; the
     /// advertisementData dictionaries share it.
     package var manufacturerDataBytes: Data? {
-        get { content.manufacturerData }
+        get {
+            if let received { return received.manufacturerData(received.fields()) }
+            return content.manufacturerData
+        }
         set { update { $0.manufacturerData = newValue } }
     }
 
@@ -141,22 +144,34 @@ package struct AdvertisementReport: Sendable, Equatable {
     }
     /// Service Data (0x16/0x20/0x21), by service UUID.
     package var serviceData: [BluetoothUUID: [UInt8]] {
-        get { content.serviceData }
+        get {
+            if let received { return received.serviceData(received.fields()) }
+            return content.serviceData
+        }
         set { update { $0.serviceData = newValue } }
     }
     /// Service UUIDs (0x02-0x07), in the order advertised.
     package var serviceUUIDs: [BluetoothUUID] {
-        get { content.serviceUUIDs }
+        get {
+            if let received { return received.serviceUUIDs(received.fields()) }
+            return content.serviceUUIDs
+        }
         set { update { $0.serviceUUIDs = newValue } }
     }
-    /// Apple "overflow area" service UUIDs, if the backend decodes them (best effort).
+    /// Apple "overflow area" service UUIDs, if the backend decodes them (best effort; never for bytes as received).
     package var overflowServiceUUIDs: [BluetoothUUID] {
-        get { content.overflowServiceUUIDs }
+        get {
+            if received != nil { return [] }
+            return content.overflowServiceUUIDs
+        }
         set { update { $0.overflowServiceUUIDs = newValue } }
     }
     /// TX Power Level (0x0A), dBm.
     package var txPowerLevel: Int? {
-        get { content.txPowerLevel }
+        get {
+            if let received { return received.txPowerLevel(received.fields()) }
+            return content.txPowerLevel
+        }
         set { update { $0.txPowerLevel = newValue } }
     }
     /// Whether the advertising event type is connectable.
@@ -169,7 +184,10 @@ package struct AdvertisementReport: Sendable, Equatable {
     }
     /// Service Solicitation UUIDs (0x14/0x15/0x1F).
     package var solicitedServiceUUIDs: [BluetoothUUID] {
-        get { content.solicitedServiceUUIDs }
+        get {
+            if let received { return received.solicitedServiceUUIDs(received.fields()) }
+            return content.solicitedServiceUUIDs
+        }
         set { update { $0.solicitedServiceUUIDs = newValue } }
     }
     /// Whether a scan response (SCAN_RSP, Vol 6 Part B §2.3.2.2) is merged in.
@@ -216,9 +234,10 @@ package struct AdvertisementReport: Sendable, Equatable {
     }
 
     /// About how many bytes of the heap the content holds when this is its last copy, for the bound on reports
-    /// waiting for the delegate (``CBCentralManager/discoveryQueueByteBound``). As received: 96 for the report, and each
-    /// payload's bytes plus 32 (Swift's array header); the legacy flood's reports (a name-less 11 bytes of advertising
-    /// data) come to about 140, 1,650 bytes of extended advertising data to about 1,800. Parsed: the shared object and,
+    /// waiting for the delegate (``CBCentralManager/discoveryQueueByteBound``). As received: 96 for the host's record
+    /// and its advertising data's array header, the bytes, and a scan response's bytes plus 32; the legacy flood's
+    /// reports (a name-less 11 bytes of advertising data) come to about 110, 1,650 bytes of extended advertising data
+    /// to about 1,750. Parsed: the shared object and,
     /// per field, its bytes plus 32 for a heap string or array and 24 per UUID (at most about 3,000).
     package var heapBytes: Int {
         switch source {
@@ -227,8 +246,11 @@ package struct AdvertisementReport: Sendable, Equatable {
         }
     }
 
-    /// Whether the content (everything but peer and RSSI) is the same: byte for byte when both are as received (at once
-    /// when they share the host's arrays), by identity when both share one parse, else field by field.
+    /// Whether the content (everything but peer and RSSI) is the same, as cheaply as it can tell: byte for byte when
+    /// both are as received (at once when they share the host's record), by identity when both share one parse, else
+    /// field by field. Two reports as received whose bytes differ but say the same (Flags aside, another order) are
+    /// "not the same" here (what the delivery asks is whether the last dictionary can be given again); ``==``
+    /// compares their fields.
     package func hasSameContent(as other: AdvertisementReport) -> Bool {
         switch (source, other.source) {
         case (.received(let mine), .received(let theirs)): ReceivedAdvertisement(mine).hasSameBytes(as: ReceivedAdvertisement(theirs))
@@ -237,7 +259,9 @@ package struct AdvertisementReport: Sendable, Equatable {
         }
     }
 
+    /// Peer, RSSI and content equal, the content field by field whatever its form (two reports as received whose bytes
+    /// differ but say the same, Flags aside or in another order, are equal).
     package static func == (lhs: AdvertisementReport, rhs: AdvertisementReport) -> Bool {
-        lhs.peer == rhs.peer && lhs.rssi == rhs.rssi && lhs.hasSameContent(as: rhs)
+        lhs.peer == rhs.peer && lhs.rssi == rhs.rssi && (lhs.hasSameContent(as: rhs) || lhs.content == rhs.content)
     }
 }

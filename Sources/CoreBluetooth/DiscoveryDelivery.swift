@@ -71,7 +71,8 @@ extension CBCentralManager {
         /// It renamed the peripheral (``CBPeripheral/storedName`` is set): `peripheralDidUpdateName` first.
         case renamed
         /// Not known yet: its content is new, so its name is read when its dictionary is made (one pass over its
-        /// bytes), then compared.
+        /// bytes), then compared; or an earlier discovery of its peripheral in the piece is new, which may change the
+        /// name and the last advertisement this one's name is decided by.
         case unread
     }
 
@@ -179,17 +180,27 @@ extension CBCentralManager {
         let generation = scanGeneration
         var resolved: [Resolved?] = []
         resolved.reserveCapacity(piece.count)
+        // The peripherals with a discovery of new content so far in the piece: each later one of theirs is decided when
+        // delivered, in order (at most ``deliveryPiece``, found by identity).
+        var unread: [ObjectIdentifier] = []
         // Read where they lie (a discovery copied out is a retain and a release).
         piece.withUnsafeBufferPointer { discoveries in
             for discovery in discoveries {
-                resolved.append(discovery.scan == generation ? resolve(discovery.report) : nil)
+                guard discovery.scan == generation else {
+                    resolved.append(nil)
+                    continue
+                }
+                let found = resolve(discovery.report, after: unread)
+                if found.name == .unread { unread.append(ObjectIdentifier(found.peripheral)) }
+                resolved.append(found)
             }
         }
         return resolved
     }
 
-    /// The peripheral of `report` (lock held), and its name when its content is its last advertisement's.
-    private func resolve(_ report: borrowing AdvertisementReport) -> Resolved {
+    /// The peripheral of `report` (lock held), and its name when its content is its last advertisement's and no earlier
+    /// discovery of the piece had new content for it (`unread`).
+    private func resolve(_ report: borrowing AdvertisementReport, after unread: [ObjectIdentifier]) -> Resolved {
         if report.isAnonymous {
             return Resolved(peripheral: CBPeripheral(identifier: UUID(), peer: report.peer, manager: self), name: .same)
         }
@@ -204,7 +215,8 @@ extension CBCentralManager {
         }
         // The name: the last advertisement's when this one has the same content (no parse), else read with the
         // dictionary. (The last advertisement is the delegate queue's, which this runs on.)
-        guard let last = peripheral.lastAdvertisement, last.report.hasSameContent(as: report) else {
+        guard let last = peripheral.lastAdvertisement, last.report.hasSameContent(as: report),
+              !unread.contains(ObjectIdentifier(peripheral)) else {
             return Resolved(peripheral: peripheral, name: .unread)
         }
         guard let name = last.name else { return Resolved(peripheral: peripheral, name: .same) }
@@ -244,9 +256,9 @@ extension CBCentralManager {
 
     /// ``advertisementData(_:)``, its set of keys (``AdvertisementDataTemplate/Key/bit``s) and the local name, written into the
     /// storage of a spare of `recycler` with the same keys when it has one (every key of the set gets its new value),
-    /// else into a copy of the template. A report as received is read in place, in one pass over each payload,
-    /// straight into the dictionary's values: its manufacturer data is
-    /// one `Data` copied from the bytes, its lists made only when it has them.
+    /// else into a copy of the template. A report as received is read in place, straight into the dictionary's values:
+    /// one pass over each payload for its fields, one more for each list or map it has (made only then); its
+    /// manufacturer data is one `Data` copied from the bytes.
     static func advertisementData(_ report: AdvertisementReport,
                                   recycling recycler: inout AdvertisementDataRecycler) -> (data: [String: Any], keys: Int, name: String?) {
         if let received = report.received {

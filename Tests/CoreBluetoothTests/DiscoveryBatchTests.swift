@@ -1,6 +1,7 @@
 // A turn's discoveries reach the delegate as one batch: what the delegate does mid-batch (stop, replace itself) holds at once.
 @testable import CoreBluetooth
 import OCBCore
+import OCBHost
 import Foundation
 import Testing
 
@@ -138,5 +139,30 @@ private final class BatchDelegate: NSObject, CBCentralManagerDelegate, @unchecke
         let kept = try #require(h.manager.lock.run { peripheral.lastAdvertisement })
         #expect(storage(kept.data) == dictionaries.first)
         #expect(h.recorder.log.suffix(3) == ["discover Same -50", "discover Same -50", "discover Same -50"])
+    }
+
+    /// A peripheral whose advertisements alternate within one piece (an active scan's advertisement alone, then merged
+    /// with its scan response, and so on) is renamed at each change, in order, and `peripheralDidUpdateName` comes
+    /// before each `didDiscover` that renamed it: last seen as "Y", then one batch of "X", "Y", "Y" (reports as the host
+    /// makes them, Complete Local Names, Core Supplement v11 Part A §1.2).
+    @Test func namesThatAlternateInOnePieceRenameInOrder() throws {
+        let h = Harness()
+        h.manager.scanForPeripherals(withServices: nil, options: [CBCentralManagerScanOptionAllowDuplicatesKey: true])
+        h.flush()
+        func report(_ name: UInt8) -> AdvertisementReport {
+            AdvertisementReport(received: DiscoveredDevice(peer: Harness.peer, rssi: -50, isConnectable: true,
+                                                           advertisingData: [0x02, 0x09, name], scanResponseData: nil))
+        }
+        let y = report(0x59)
+        h.backend.emit(.advertisement(y))
+        h.flush()
+        try #require(h.recorder.discovered.last?.0).delegate = h.recorder
+        let release = DispatchSemaphore(value: 0)
+        h.queue.async { release.wait() }
+        h.backend.emit(.advertisements([report(0x58), y, y]))
+        release.signal()
+        h.flush()
+        #expect(h.recorder.log.suffix(6) == ["discover Y -50", "name X", "discover X -50", "name Y", "discover Y -50", "discover Y -50"])
+        #expect(h.recorder.discovered.last?.0.name == "Y")
     }
 }

@@ -173,6 +173,14 @@ private func canonical(_ data: [String: Any]) -> [String: String] {
     #expect(second.localName == "B" && again.localName == "B" && again.rssi == -55 && again.hasSameContent(as: second))
     #expect(back.localName == "A" && back.rssi == -60 && back.hasSameContent(as: first) && !back.hasSameContent(as: second))
     #expect(first.received?.payload !== back.received?.payload, "two records, compared by their bytes")
+    // Flags (0x06) before the same name: other bytes, the same fields. The delivery's cheap test tells them apart (the
+    // dictionary is made again); equality compares the fields, so it stays an equivalence with a parsed report.
+    var flagged = device(0x41, rssi: -40)
+    flagged.advertisingData = [0x02, 0x01, 0x06, 0x02, 0x09, 0x41]
+    let withFlags = HostCentralBackend.report(flagged)
+    let parsed = AdvertisementReport(peer: peer, rssi: -40, localName: "A", isConnectable: true)
+    #expect(!withFlags.hasSameContent(as: first) && withFlags == first)
+    #expect(withFlags == parsed && first == parsed && withFlags != second)
 }
 
 @Test func gattAndHostErrorsMapAsIOSReportsThem() {
