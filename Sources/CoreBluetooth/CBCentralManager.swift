@@ -46,10 +46,15 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     /// generation, the delegate. A batch of discoveries looks under the lock once (``deliver(_:)``) and, before each
     /// delegate call, only compares this (a delegate that stops the scan or replaces itself mid-batch is obeyed at once).
     let deliveryEpoch = Atomic<UInt64>(0)
-    /// Peripherals connecting, connected or disconnecting (strong), and all handed out (weak).
+    /// Peripherals connecting, connected or disconnecting.
     var active: [PeerAddress: CBPeripheral] = [:]
-    var handedOut: [PeerAddress: WeakPeripheral] = [:]
-    /// The size of ``handedOut`` at which its dead entries are pruned next.
+    /// Every peripheral handed out, until nothing but this table holds it (``pruneHandedOut()``): the app gets the same
+    /// object for a device as long as it keeps one. Held strongly and pruned by uniqueness rather than held weakly: an
+    /// object something holds weakly gets a side table, and every retain and release of it then takes the runtime's
+    /// slow path (about 550 instructions a discovery with AllowDuplicates). Bound: pruned whenever it doubles, so it
+    /// holds at most about twice what the app, the connections and ``recentlyDiscovered`` hold, plus 64.
+    var handedOut: [PeerAddress: HandedOutPeripheral] = [:]
+    /// The size of ``handedOut`` at which it is pruned next.
     var handedOutPruneAt = 64
     /// The last 1,024 peripherals discovered, kept alive (strong) so that an app that does not keep its discoveries
     /// gets the same object, without a new identifier derivation and object per advertisement (first in, first out);
@@ -447,12 +452,9 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
         if let existing = active[peer] ?? recentlyDiscovered[peer] ?? handedOut[peer]?.value { return existing }
         let id = identifier ?? PeripheralIdentifier.make(controller: controllerAddress ?? .zero, peer: peer)
         let created = CBPeripheral(identifier: id, peer: peer, manager: self)
-        // Peripherals the app let go leave dead weak entries: pruned when they could be half of the map (amortised O(1)).
-        if handedOut.count >= handedOutPruneAt {
-            handedOut = handedOut.filter { $0.value.value != nil }
-            handedOutPruneAt = max(64, 2 * handedOut.count)
-        }
-        handedOut[peer] = WeakPeripheral(value: created)
+        // Peripherals the app let go stay in the table until it is pruned, when they could be half of it (amortised O(1)).
+        if handedOut.count >= handedOutPruneAt { pruneHandedOut() }
+        handedOut[peer] = HandedOutPeripheral(value: created)
         knownPeers.set(id, peer)
         return created
     }
@@ -467,9 +469,25 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     }
 }
 
-/// A weak reference to a peripheral handed out to the app.
-struct WeakPeripheral {
-    weak var value: CBPeripheral?
+/// A peripheral handed out to the app (``CBCentralManager/handedOut``).
+struct HandedOutPeripheral {
+    var value: CBPeripheral
+}
+
+extension CBCentralManager {
+    /// Forgets the handed-out peripherals that nothing but ``handedOut`` holds (lock held): the app let them go, no
+    /// connection or recent discovery keeps them. Each is taken out of the table before it is looked at, so the table's
+    /// reference is the one counted; nothing else can reach a peripheral held by nothing else but through the tables,
+    /// under the lock, so none comes back between the look and its release.
+    func pruneHandedOut() {
+        var kept: [PeerAddress: HandedOutPeripheral] = [:]
+        for peer in Array(handedOut.keys) {
+            guard var entry = handedOut.removeValue(forKey: peer) else { continue }
+            if !isKnownUniquelyReferenced(&entry.value) { kept[peer] = entry }
+        }
+        handedOut = kept
+        handedOutPruneAt = max(64, 2 * handedOut.count)
+    }
 }
 
 extension CentralBackendFactory {

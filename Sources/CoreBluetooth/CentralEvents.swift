@@ -90,8 +90,7 @@ extension CBCentralManager {
     /// (``Host/HeapRelease``): a scan among many advertisers does not leave its memory resident.
     func releaseStoppedScan() {
         lock.run {
-            handedOut = handedOut.filter { $0.value.value != nil }
-            handedOutPruneAt = max(64, 2 * handedOut.count)
+            pruneHandedOut()
         }
         HeapRelease.returnFreePages()
     }

@@ -13,7 +13,7 @@ extension CBCentralManager {
                 peripheral.storedName = saved.name
                 peripheral.storedState = .connecting
                 active[peer] = peripheral
-                handedOut[peer] = WeakPeripheral(value: peripheral)
+                handedOut[peer] = HandedOutPeripheral(value: peripheral)
                 knownPeers.set(saved.identifier, peer)
                 return peripheral
             }
