@@ -254,10 +254,10 @@ extension CBCentralManager {
         return advertisementData(report, recycling: &none).data
     }
 
-    /// ``advertisementData(_:)``, its set of keys (``AdvertisementDataTemplate/Key/bit``s) and the local name, written into the
-    /// storage of a spare of `recycler` with the same keys when it has one (every key of the set gets its new value),
-    /// else into a copy of the template. A report as received is read in place, straight into the dictionary's values:
-    /// one pass over each payload for its fields, one more for each list or map it has (made only then); its
+    /// ``advertisementData(_:)``, its set of keys (``AdvertisementDataTemplate/Key/bit``s) and the local name, written
+    /// into the storage of a spare of `recycler` with the same keys when it has one (every key of the set gets its new
+    /// value), else into a copy of the template. A report as received is read in place, straight into the dictionary's
+    /// values: one pass over each payload for its fields, one more for each list or map it has (made only then); its
     /// manufacturer data is one `Data` copied from the bytes.
     static func advertisementData(_ report: AdvertisementReport,
                                   recycling recycler: inout AdvertisementDataRecycler) -> (data: [String: Any], keys: Int, name: String?) {
