@@ -14,24 +14,34 @@ enum PeripheralIdentifier {
 
     /// The identifier of `peer` seen through the controller at `controller`.
     static func make(controller: BluetoothAddress, peer: PeerAddress) -> UUID {
-        // The name's bytes written directly (a new advertiser costs one derivation; text formatting cost more than it).
+        // The name's bytes written directly (a new advertiser costs one derivation; text formatting cost more than it),
+        // by a static function on the array passed inout (a nested one capturing it would box it on the heap).
         var name: [UInt8] = []
         name.reserveCapacity(namespace.count + 40)
         name += namespace
-        func append(_ address: BluetoothAddress) {
-            for index in 0..<6 {
-                let byte = UInt8(truncatingIfNeeded: address.value >> (40 - 8 * UInt64(index)))
-                if index > 0 { name.append(UInt8(ascii: ":")) }
-                name.append(hexDigit(byte >> 4))
-                name.append(hexDigit(byte & 0x0F))
-            }
-        }
-        append(controller)
+        append(controller, to: &name)
         name.append(UInt8(ascii: "/"))
-        append(peer.address)
+        append(peer.address, to: &name)
         name.append(UInt8(ascii: "/"))
-        name += Array(String(peer.type.rawValue).utf8)
+        appendDecimal(peer.type.rawValue, to: &name)
         return version5(prefixedName: name)
+    }
+
+    /// `address` as text, most significant byte first, upper-case hex digits separated by colons.
+    private static func append(_ address: BluetoothAddress, to name: inout [UInt8]) {
+        for index in 0..<6 {
+            let byte = UInt8(truncatingIfNeeded: address.value >> (40 - 8 * UInt64(index)))
+            if index > 0 { name.append(UInt8(ascii: ":")) }
+            name.append(hexDigit(byte >> 4))
+            name.append(hexDigit(byte & 0x0F))
+        }
+    }
+
+    /// `value` in decimal digits, as `String(value)` writes it.
+    private static func appendDecimal(_ value: UInt8, to name: inout [UInt8]) {
+        if value >= 100 { name.append(UInt8(ascii: "0") + value / 100) }
+        if value >= 10 { name.append(UInt8(ascii: "0") + value / 10 % 10) }
+        name.append(UInt8(ascii: "0") + value % 10)
     }
 
     /// An upper-case hex digit.
