@@ -183,6 +183,13 @@ extension CBCentralManager {
         // The peripherals with a discovery of new content so far in the piece: each later one of theirs is decided when
         // delivered, in order (at most ``deliveryPiece``, found by identity).
         var unread: [ObjectIdentifier] = []
+        // The maps looked at once for the piece, not once a discovery (each look at a stored property of the manager is
+        // a run-time exclusivity check): the recent ones taken out and put back (no one else looks while the lock is
+        // held), the connected ones only when there are any.
+        var recent = RecentlySeen<PeerAddress, CBPeripheral>(capacity: 1)
+        swap(&recent, &recentlyDiscovered)
+        defer { swap(&recent, &recentlyDiscovered) }
+        let connected = active.isEmpty ? nil : active
         // Read where they lie (a discovery copied out is a retain and a release).
         piece.withUnsafeBufferPointer { discoveries in
             for discovery in discoveries {
@@ -190,7 +197,7 @@ extension CBCentralManager {
                     resolved.append(nil)
                     continue
                 }
-                let found = resolve(discovery.report, after: unread)
+                let found = resolve(discovery.report, connected: connected, recent: &recent, after: unread)
                 if found.name == .unread { unread.append(ObjectIdentifier(found.peripheral)) }
                 resolved.append(found)
             }
@@ -199,19 +206,22 @@ extension CBCentralManager {
     }
 
     /// The peripheral of `report` (lock held), and its name when its content is its last advertisement's and no earlier
-    /// discovery of the piece had new content for it (`unread`).
-    private func resolve(_ report: borrowing AdvertisementReport, after unread: [ObjectIdentifier]) -> Resolved {
+    /// discovery of the piece had new content for it (`unread`). `connected` and `recent` are ``active`` (nil when
+    /// empty) and ``recentlyDiscovered`` as the piece holds them.
+    private func resolve(_ report: borrowing AdvertisementReport, connected: [PeerAddress: CBPeripheral]?,
+                         recent: inout RecentlySeen<PeerAddress, CBPeripheral>, after unread: [ObjectIdentifier]) -> Resolved {
         if report.isAnonymous {
             return Resolved(peripheral: CBPeripheral(identifier: UUID(), peer: report.peer, manager: self), name: .same)
         }
         // A peripheral connected or heard lately (the common case) without the third map's weak load; the connected one
         // first, as `peripheral(for:)` has it (an app may hold, and connect, an object from before a power cycle).
         let peripheral: CBPeripheral
-        if let known = active[report.peer] ?? recentlyDiscovered[report.peer] {
+        if let known = connected?[report.peer] ?? recent[report.peer] {
             peripheral = known
         } else {
+            // Not connected and not in `recent` (which ``peripheral(for:)`` would look at next): the handed-out table, or new.
             peripheral = self.peripheral(for: report.peer)
-            recentlyDiscovered.set(report.peer, peripheral)
+            recent.set(report.peer, peripheral)
         }
         // The name: the last advertisement's when this one has the same content (no parse), else read with the
         // dictionary. (The last advertisement is the delegate queue's, which this runs on.)
