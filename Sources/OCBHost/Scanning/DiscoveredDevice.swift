@@ -1,7 +1,5 @@
 // A device found by a scan: its address, signal, and one shared record of its connectability and merged advertising and scan-response data.
 
-import Glibc
-
 /// A discovery the host reports while scanning.
 ///
 /// `advertisingData` and `scanResponseData` are the raw AD structures (Core v5.4 Vol 3 Part C §11);
@@ -53,27 +51,15 @@ public struct DiscoveredDevice: Sendable, Hashable {
             }
         }
 
-        /// True when `first` and `second` are the same bytes.
+        /// True when `first` and `second` are the same bytes (``sameBytes(_:_:)``).
         private static func same(_ first: [UInt8], _ second: [UInt8]) -> Bool {
-            guard first.count == second.count else { return false }
-            return first.withUnsafeBytes { a in
-                second.withUnsafeBytes { b in
-                    guard let left = a.baseAddress, let right = b.baseAddress, left != right else { return true }
-                    return memcmp(left, right, a.count) == 0
-                }
-            }
+            first.withUnsafeBytes { a in second.withUnsafeBytes { b in sameBytes(a, b) } }
         }
 
         /// Whether both hold the same values: at once when they are one object, else as ``holds(isConnectable:isTruncated:advertisingData:scanResponseData:)``.
         package func hasSameContent(as other: Payload) -> Bool {
-            guard self !== other else { return true }
-            guard isConnectable == other.isConnectable, isTruncated == other.isTruncated,
-                  Self.same(advertisingData, other.advertisingData) else { return false }
-            switch (scanResponseData, other.scanResponseData) {
-            case (nil, nil): return true
-            case (let mine?, let theirs?): return Self.same(mine, theirs)
-            default: return false
-            }
+            self === other || holds(isConnectable: other.isConnectable, isTruncated: other.isTruncated,
+                                    advertisingData: other.advertisingData, scanResponseData: other.scanResponseData)
         }
 
         package static func == (lhs: Payload, rhs: Payload) -> Bool { lhs.hasSameContent(as: rhs) }

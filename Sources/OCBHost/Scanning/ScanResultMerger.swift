@@ -1,6 +1,5 @@
 // Pure scan-result logic: holds a scannable advertisement until its scan response (or a bounded wait), then filters duplicates and services.
 
-import Glibc
 import OCBAdvertising
 import OCBCore
 import OCBHCI
@@ -245,13 +244,7 @@ public struct ScanResultMerger: Sendable {
 
     /// True when `stored` and `received` are the same bytes.
     private static func sameBytes(_ stored: [UInt8], _ received: ArraySlice<UInt8>) -> Bool {
-        guard stored.count == received.count else { return false }
-        return stored.withUnsafeBytes { a in
-            received.withUnsafeBytes { b in
-                guard let first = a.baseAddress, let second = b.baseAddress else { return true }  // both empty
-                return memcmp(first, second, a.count) == 0
-            }
-        }
+        stored.withUnsafeBytes { a in received.withUnsafeBytes { b in OCBHost.sameBytes(a, b) } }
     }
 
     /// The one implementation of both: `slot` is the advertiser's, nil when it is not remembered.
