@@ -54,15 +54,31 @@ struct AdvertisementDataTemplate: @unchecked Sendable {
         if let index = indices[key.rawValue] { data.values[index] = value } else { data[key.name] = value }
     }
 
-    /// The template of the set of keys whose ``Key/bit``s `keys` has (any thread).
+    /// The template of the set of keys whose ``Key/bit``s `keys` has (any thread), from the process's ``Table``.
     static func template(keys: Int) -> AdvertisementDataTemplate {
-        let slot = keys & (1 << Key.allCases.count - 1)
-        if let made = made.withLock({ $0[slot] }) { return made }
-        let template = AdvertisementDataTemplate(keys: slot)
-        made.withLock { $0[slot] = template }
-        return template
+        Table.shared.template(keys: keys)
     }
 
-    /// The templates made so far, by set of keys.
-    private static let made = Mutex<[AdvertisementDataTemplate?]>(Array(repeating: nil, count: 1 << Key.allCases.count))
+    /// The templates made so far, by set of keys (at most 512).
+    final class Table: Sendable {
+        /// The process's table, which every manager uses.
+        static let shared = Table()
+
+        private let made = Mutex<[AdvertisementDataTemplate?]>(Array(repeating: nil, count: 1 << Key.allCases.count))
+
+        /// The template of the set of keys whose ``Key/bit``s `keys` has (any thread), made the first time. Always the
+        /// same one for a set of keys: a dictionary made from one and written through another's indices (a spare,
+        /// ``AdvertisementDataRecycler``) would be written at the wrong places or trap (each dictionary's layout
+        /// depends on its storage's seed), so when two threads meet a set first at once, the one stored first is kept.
+        func template(keys: Int) -> AdvertisementDataTemplate {
+            let slot = keys & (1 << Key.allCases.count - 1)
+            if let made = made.withLock({ $0[slot] }) { return made }
+            let template = AdvertisementDataTemplate(keys: slot)
+            return made.withLock {
+                if let first = $0[slot] { return first }
+                $0[slot] = template
+                return template
+            }
+        }
+    }
 }

@@ -1,6 +1,7 @@
 // advertisementData made from a template of its set of keys: exactly the keys present, each with its own value.
 @testable import CoreBluetooth
 import Foundation
+import Synchronization
 import Testing
 
 @Suite struct AdvertisementDataTemplateTests {
@@ -18,6 +19,21 @@ import Testing
             for key in present { #expect(data[key.name] as? Int == 100 + key.rawValue, "set \(keys): \(key.name)") }
             #expect(template.dictionary.values.allSatisfy { $0 as? Bool == false }, "a copy's writes reach the template")
             #expect(AdvertisementDataTemplate.template(keys: keys).dictionary.count == present.count)
+        }
+    }
+
+    /// Managers on several queues meeting a set of keys first at once all get one template: a dictionary made from one
+    /// and written through another's indices traps on an index of another storage (a race that crashed parallel test
+    /// runs). Each round starts from an empty table; eight threads ask for the same set at once.
+    @Test func threadsMeetingASetOfKeysAtOnceGetOneTemplate() {
+        for _ in 0..<200 {
+            let table = AdvertisementDataTemplate.Table()
+            let storages = Mutex<Set<UInt>>([])
+            DispatchQueue.concurrentPerform(iterations: 8) { _ in
+                let template = table.template(keys: 0b1_0000_1101)
+                storages.withLock { _ = $0.insert(unsafeBitCast(template.dictionary, to: UInt.self)) }
+            }
+            #expect(storages.withLock { $0.count } == 1)
         }
     }
 }
