@@ -54,6 +54,29 @@ struct AdvertisementDataTemplate: @unchecked Sendable {
         if let index = indices[key.rawValue] { data.values[index] = value } else { data[key.name] = value }
     }
 
+    /// Writes `bytes` as `key`'s `Data` into `data` (the key must be in the set): into the `Data` already there when
+    /// `data` is a spare the app let go (``AdvertisementDataRecycler``; the `Data` is then its only reference and its
+    /// bytes are overwritten in place: no allocation, no free), else into a new one (a copy of the template holds a
+    /// placeholder; a `Data` the app still holds is copied on write, never changed).
+    func setData(_ key: Key, copying bytes: UnsafeRawBufferPointer, in data: inout [String: Any]) {
+        guard let index = indices[key.rawValue] else {
+            data[key.name] = Data(bytes)
+            return
+        }
+        guard var spare = data.values[index] as? Data else {
+            data.values[index] = Data(bytes)
+            return
+        }
+        // The dictionary's reference dropped first, so `spare` is the only one when the app let the dictionary go.
+        data.values[index] = false
+        if spare.count == bytes.count {
+            spare.withUnsafeMutableBytes { $0.copyMemory(from: bytes) }
+        } else {
+            spare.replaceSubrange(0..<spare.count, with: bytes)
+        }
+        data.values[index] = spare
+    }
+
     /// The template of the set of keys whose ``Key/bit``s `keys` has (any thread), from the process's ``Table``.
     static func template(keys: Int) -> AdvertisementDataTemplate {
         Table.shared.template(keys: keys)

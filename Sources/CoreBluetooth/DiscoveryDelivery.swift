@@ -274,7 +274,8 @@ extension CBCentralManager {
         if let received = report.received {
             let fields = received.fields()
             let made = advertisementData(isConnectable: received.isConnectable, isTruncated: received.isTruncated,
-                                     localName: fields.localName, manufacturerData: received.manufacturerData(fields),
+                                     localName: fields.localName,
+                                     manufacturerData: received.manufacturerDataLocation(fields).map(ManufacturerValue.bytes),
                                      serviceData: received.serviceData(fields), serviceUUIDs: received.serviceUUIDs(fields),
                                      overflowServiceUUIDs: [], txPowerLevel: received.txPowerLevel(fields),
                                      solicitedServiceUUIDs: received.solicitedServiceUUIDs(fields), recycling: &recycler)
@@ -282,16 +283,25 @@ extension CBCentralManager {
         }
         let localName = report.localName
         let made = advertisementData(isConnectable: report.isConnectable, isTruncated: report.isTruncated, localName: localName,
-                                 manufacturerData: report.manufacturerDataBytes, serviceData: report.serviceData,
+                                 manufacturerData: report.manufacturerDataBytes.map(ManufacturerValue.data), serviceData: report.serviceData,
                                  serviceUUIDs: report.serviceUUIDs, overflowServiceUUIDs: report.overflowServiceUUIDs,
                                  txPowerLevel: report.txPowerLevel, solicitedServiceUUIDs: report.solicitedServiceUUIDs,
                                  recycling: &recycler)
         return (made.data, made.keys, localName)
     }
 
+    /// Manufacturer data as a dictionary is made with it: a `Data` already made (a parsed report's), or the bytes of
+    /// the host's record and their range in them (within them), written into the spare's `Data` when the dictionary
+    /// is a spare the app let go (``AdvertisementDataTemplate/setData(_:copying:in:)``).
+    private enum ManufacturerValue {
+        case data(Data)
+        case bytes([UInt8], Range<Int>)
+    }
+
     /// The dictionary of these values (each key present when its value is: a name, manufacturer data, a TX power, a
     /// non-empty list or map; IsConnectable always, IsTruncated only when true).
-    private static func advertisementData(isConnectable: Bool, isTruncated: Bool, localName: String?, manufacturerData manufacturer: Data?,
+    private static func advertisementData(isConnectable: Bool, isTruncated: Bool, localName: String?,
+                                          manufacturerData manufacturer: ManufacturerValue?,
                                           serviceData: [BluetoothUUID: [UInt8]], serviceUUIDs: [BluetoothUUID],
                                           overflowServiceUUIDs overflow: [BluetoothUUID], txPowerLevel: Int?,
                                           solicitedServiceUUIDs solicited: [BluetoothUUID],
@@ -312,7 +322,12 @@ extension CBCentralManager {
         template.set(.isConnectable, isConnectable ? trueNumber : falseNumber, in: &data)
         if isTruncated { template.set(.isTruncated, trueNumber, in: &data) }
         if let localName { template.set(.localName, localName, in: &data) }
-        if let manufacturer { template.set(.manufacturerData, manufacturer, in: &data) }
+        switch manufacturer {
+        case .data(let value): template.set(.manufacturerData, value, in: &data)
+        case .bytes(let bytes, let range):
+            bytes.withUnsafeBytes { template.setData(.manufacturerData, copying: UnsafeRawBufferPointer(rebasing: $0[range]), in: &data) }
+        case nil: break
+        }
         if !serviceData.isEmpty {
             var byService = [CBUUID: Data](minimumCapacity: serviceData.count)
             for (uuid, bytes) in serviceData { byService[CBUUID(bluetoothUUID: uuid)] = Data(bytes) }

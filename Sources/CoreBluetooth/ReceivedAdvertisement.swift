@@ -64,8 +64,18 @@ package struct ReceivedAdvertisement: Sendable {
     /// The first Manufacturer Specific Data's AD Data, Company Identifier first, as iOS gives it (one copy); nil when
     /// neither payload has one.
     func manufacturerData(_ fields: Fields) -> Data? {
-        if let range = fields.advertising.manufacturerData { return Self.data(advertisingData, range) }
-        if let scanResponseData, let range = fields.response?.manufacturerData { return Self.data(scanResponseData, range) }
+        manufacturerDataLocation(fields).map { Self.data($0.bytes, $0.range) }
+    }
+
+    /// Where ``manufacturerData(_:)``'s bytes lie: the payload that has them and their range in it (within it); nil
+    /// when neither payload has one.
+    func manufacturerDataLocation(_ fields: Fields) -> (bytes: [UInt8], range: Range<Int>)? {
+        if let range = fields.advertising.manufacturerData {
+            return (advertisingData, range.clamped(to: 0..<advertisingData.count))
+        }
+        if let scanResponseData, let range = fields.response?.manufacturerData {
+            return (scanResponseData, range.clamped(to: 0..<scanResponseData.count))
+        }
         return nil
     }
 

@@ -1,6 +1,7 @@
 // With AllowDuplicates and changing data, an advertisementData the app let go is rewritten for the next discovery; one it kept never changes.
 import OCBAdvertising
 import OCBCore
+import OCBHost
 @testable import CoreBluetooth
 import Foundation
 import Synchronization
@@ -31,7 +32,63 @@ private final class ValueReader: NSObject, CBCentralManagerDelegate, @unchecked 
     }
 }
 
+/// A delegate that keeps no `Data`: for each discovery it notes the manufacturer data's bytes and where they lie, as
+/// a gateway that decodes a sensor's value and moves on would.
+private final class ManufacturerBytesReader: NSObject, CBCentralManagerDelegate, @unchecked Sendable {
+    let seen = Mutex<[(bytes: [UInt8], address: UInt)]>([])
+
+    func centralManagerDidUpdateState(_ central: CBCentralManager) {}
+
+    func centralManager(_ central: CBCentralManager, didDiscover peripheral: CBPeripheral, advertisementData: [String: Any], rssi RSSI: NSNumber) {
+        guard let data = advertisementData[CBAdvertisementDataManufacturerDataKey] as? Data else { return }
+        let noted = data.withUnsafeBytes { (bytes: Array($0), address: UInt(bitPattern: $0.baseAddress)) }
+        seen.withLock { $0.append(noted) }
+    }
+}
+
 @Suite struct AdvertisementDataRecyclingTests {
+    /// Manufacturer data of Apple's iBeacon layout (25 octets: Company Identifier 0x004C little-endian, type 0x02,
+    /// length 0x15, a 16-octet UUID, major, minor, measured power), its minor counting, and `extra` octets after it.
+    func beacon(minor: UInt8, extra: [UInt8] = []) -> [UInt8] {
+        [0x4C, 0x00, 0x02, 0x15] + Array(repeating: 0xE2, count: 16) + [0x00, 0x01, 0x00, minor, 0xC5] + extra
+    }
+
+    /// A report as the host makes it (the bytes unparsed): Flags (LE General Discoverable, BR/EDR not supported) and
+    /// Manufacturer Specific Data (0xFF) holding `manufacturer`, Core Supplement v11 Part A §1.3, §1.4.
+    func received(_ manufacturer: [UInt8]) -> AdvertisementReport {
+        AdvertisementReport(received: DiscoveredDevice(peer: Harness.peer, rssi: -50, isConnectable: true,
+                                                       advertisingData: [0x02, 0x01, 0x06, UInt8(manufacturer.count + 1), 0xFF] + manufacturer,
+                                                       scanResponseData: nil))
+    }
+
+    /// A report as received whose manufacturer data changes at each advertisement (a beacon's counting minor, over the
+    /// 14 octets a `Data` holds without storage of its own): when the app keeps no `Data`, each discovery has its own
+    /// bytes, written where the one before lay (no `Data` made per report); a longer one, then a shorter one again,
+    /// still come whole.
+    @Test func manufacturerDataTheAppLetGoIsRewrittenInPlace() {
+        let h = Harness()
+        let reader = ManufacturerBytesReader()
+        h.manager.delegate = reader
+        h.manager.scanForPeripherals(withServices: nil, options: [CBCentralManagerScanOptionAllowDuplicatesKey: true])
+        h.flush()
+        let sent = (0..<4).map { beacon(minor: $0) } + [beacon(minor: 4, extra: [0xAA, 0xBB]), beacon(minor: 5)]
+        for bytes in sent { h.emit(.advertisement(received(bytes))) }
+        let seen = reader.seen.withLock { $0 }
+        #expect(seen.map(\.bytes) == sent)
+        #expect(Set(seen.prefix(4).map(\.address)).count == 1, "the first discovery's bytes, rewritten")
+    }
+
+    /// The same reports with a delegate that keeps every dictionary: each `Data` it holds keeps its own minor.
+    @Test func manufacturerDataTheAppKeepsNeverChanges() {
+        let h = Harness()
+        h.manager.scanForPeripherals(withServices: nil, options: [CBCentralManagerScanOptionAllowDuplicatesKey: true])
+        h.flush()
+        let sent = (0..<4).map { beacon(minor: $0) } + [beacon(minor: 4, extra: [0xAA])]
+        for bytes in sent { h.emit(.advertisement(received(bytes))) }
+        let held = h.recorder.discovered.map { $0.1[CBAdvertisementDataManufacturerDataKey] as? Data }
+        #expect(held == sent.map { Data($0) })
+    }
+
     /// A report of the harness peer: manufacturer data 0xFFFF `counter` (a sensor's rolling counter), with a name and a
     /// TX power when asked.
     func report(counter: UInt8, name: String? = nil, txPower: Int? = nil) -> AdvertisementReport {
