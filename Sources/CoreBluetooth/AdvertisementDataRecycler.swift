@@ -1,9 +1,9 @@
 // The advertisementData dictionaries a batch of discoveries let go, kept for the next dictionary with the same keys.
 
-/// Spare advertisementData dictionaries on the delegate queue (``CBCentralManager/deliver(_:)``): when a
-/// peripheral's data changes, its last dictionary is given here, and the next dictionary with the same set of keys
-/// (``AdvertisementDataTemplate/Key/bit``s: it was made from the same template, so the template's indices hold in
-/// it) is written into its storage instead of a copy of the template. A dictionary the app let go then costs no
+/// Spare advertisementData dictionaries on the delegate queue (``CBCentralManager/deliver(_:)``), and the template last
+/// used: when a peripheral's data changes, its last dictionary is given here, and the next dictionary with the same set
+/// of keys (``AdvertisementDataTemplate/Key/bit``s: it was made from the same template, so the template's indices hold
+/// in it) is written into its storage instead of a copy of the template. A dictionary the app let go then costs no
 /// allocation and no free; one the app still holds is copied on the first write, as the template would be, and what
 /// the app holds does not change.
 ///
@@ -16,6 +16,18 @@ struct AdvertisementDataRecycler {
     static let capacity = 16
 
     private var spares: [(keys: Int, data: [String: Any])] = []
+    /// The template last asked for: a crowd's discoveries mostly have one set of keys, so most dictionaries need no
+    /// look at the process's table (a lock and a lookup).
+    private var lastTemplate: AdvertisementDataTemplate?
+
+    /// The template of the set of keys `keys` (``AdvertisementDataTemplate/template(keys:)``), the last one asked for
+    /// when it has them.
+    mutating func template(keys: Int) -> AdvertisementDataTemplate {
+        if let lastTemplate, lastTemplate.keys == keys { return lastTemplate }
+        let template = AdvertisementDataTemplate.template(keys: keys)
+        lastTemplate = template
+        return template
+    }
 
     /// Keeps `dictionary` (a peripheral's last advertisementData and its keys, taken from it) as a spare; nil is
     /// nothing to keep.

@@ -10,8 +10,9 @@ import Synchronization
 /// keeps the template's storage layout (one allocation and a copy of the buckets, no hashing), so the template's
 /// indices are valid in it and each value is written in place through `values[index]`. There is one template per
 /// set of keys present (``Key``: 9 keys, so at most 512 templates, made the first time their set is met and kept
-/// for the process: about 1 KB each). Sendable: immutable once made, its placeholders are `Bool`s.
-struct AdvertisementDataTemplate: @unchecked Sendable {
+/// for the process: about 1 KB each). One object, so holding it costs one reference. Sendable: immutable once made,
+/// its placeholders are `Bool`s.
+final class AdvertisementDataTemplate: @unchecked Sendable {
     /// The keys of advertisementData, Apple's names.
     enum Key: Int, CaseIterable {
         case isConnectable, isTruncated, localName, manufacturerData, serviceData, serviceUUIDs, overflowServiceUUIDs
@@ -38,6 +39,8 @@ struct AdvertisementDataTemplate: @unchecked Sendable {
 
     /// Every key of the set, each with a placeholder value.
     let dictionary: [String: Any]
+    /// Its set of keys (``Key/bit``s).
+    let keys: Int
     /// Where each key lies in ``dictionary`` (and in every copy of it), by ``Key/rawValue``; nil for a key not in the set.
     private let indices: [Dictionary<String, Any>.Index?]
 
@@ -46,6 +49,7 @@ struct AdvertisementDataTemplate: @unchecked Sendable {
         var dictionary = [String: Any](minimumCapacity: present.count)
         for key in present { dictionary[key.name] = false }
         self.dictionary = dictionary
+        self.keys = keys
         indices = Key.allCases.map { keys & $0.bit != 0 ? dictionary.index(forKey: $0.name) : nil }
     }
 

@@ -64,16 +64,22 @@ extension CBCentralManager {
         let name: NameChange
     }
 
-    /// What a discovery's local name did to its peripheral's.
+    /// What a discovery's local name did to its peripheral's, and what the lock's look knows of its content.
     private enum NameChange {
-        /// It has the name the peripheral has (or none).
+        /// Its content is its peripheral's last advertisement's, and it has the name the peripheral has (or none).
         case same
-        /// It renamed the peripheral (``CBPeripheral/storedName`` is set): `peripheralDidUpdateName` first.
+        /// Its content is the last advertisement's, and it renamed the peripheral (``CBPeripheral/storedName`` is
+        /// set): `peripheralDidUpdateName` first.
         case renamed
-        /// Not known yet: its content is new, so its name is read when its dictionary is made (one pass over its
-        /// bytes), then compared; or an earlier discovery of its peripheral in the piece is new, which may change the
-        /// name and the last advertisement this one's name is decided by.
+        /// Its content is new (not the last advertisement's, or the peripheral has none): its name is read when its
+        /// dictionary is made (one pass over its bytes), then compared.
+        case changed
+        /// Not known yet: an earlier discovery of its peripheral in the piece is new, which may change the name and the
+        /// last advertisement this one's content and name are decided by (when it is delivered).
         case unread
+
+        /// True when the content is known to be the last advertisement's.
+        var isSameContent: Bool { self == .same || self == .renamed }
     }
 
     /// Calls the delegate for each admitted discovery of a batch, in order, unless its scan stopped since (on the
@@ -128,9 +134,9 @@ extension CBCentralManager {
     /// Calls `delegate` with one discovery of `peripheral` (`peripheralDidUpdateName` first when it renamed it).
     private func deliver(_ report: borrowing AdvertisementReport, to delegate: (any CBCentralManagerDelegate)?,
                          of peripheral: CBPeripheral, name: NameChange, recycling recycler: inout AdvertisementDataRecycler) {
-        let (advertisementData, localName) = self.advertisementData(report, of: peripheral, recycling: &recycler)
+        let (advertisementData, localName) = self.advertisementData(report, of: peripheral, known: name, recycling: &recycler)
         var renamed = name == .renamed
-        if name == .unread, let localName { renamed = lock.run { rename(peripheral, localName) } }
+        if !name.isSameContent, let localName { renamed = lock.run { rename(peripheral, localName) } }
         if renamed { peripheral.delegate?.peripheralDidUpdateName(peripheral) }
         // RSSI 127 is "not available" (Core v5.4 Vol 4 Part E §7.7.65.2), and iOS passes it on as 127: a report
         // without one is still a discovery (a kernel or controller that gives none must not hide every device).
@@ -141,9 +147,10 @@ extension CBCentralManager {
     /// The advertisementData of `report` for `peripheral` (on the delegate queue): the dictionary of its last
     /// advertisement when that had the same content; else a new one, written into the storage of a spare with the same
     /// keys (the last one's comes first: given back here, its only reference when the app let it go), and kept as the
-    /// last advertisement. An anonymous advertiser's peripheral keeps nothing.
+    /// last advertisement. An anonymous advertiser's peripheral keeps nothing. `known` is what the lock's look found
+    /// (``NameChange``): the content is compared with the last advertisement's only when it could not tell.
     /// Also its local name (the last advertisement's when reused).
-    private func advertisementData(_ report: borrowing AdvertisementReport, of peripheral: CBPeripheral,
+    private func advertisementData(_ report: borrowing AdvertisementReport, of peripheral: CBPeripheral, known: NameChange,
                                    recycling recycler: inout AdvertisementDataRecycler) -> (data: [String: Any], name: String?) {
         guard let last = peripheral.lastAdvertisement else {
             let made = Self.advertisementData(report, recycling: &recycler)
@@ -153,7 +160,11 @@ extension CBCentralManager {
             }
             return (made.data, made.name)
         }
-        if last.report.hasSameContent(as: report) { return (last.data, last.name) }
+        switch known {
+        case .same, .renamed: return (last.data, last.name)
+        case .changed: break
+        case .unread: if last.report.hasSameContent(as: report) { return (last.data, last.name) }
+        }
         recycler.give(last.takeData())
         let made = Self.advertisementData(report, recycling: &recycler)
         last.report = copy report
@@ -198,7 +209,7 @@ extension CBCentralManager {
                     continue
                 }
                 let found = resolve(discovery.report, connected: connected, recent: &recent, after: unread)
-                if found.name == .unread { unread.append(ObjectIdentifier(found.peripheral)) }
+                if !found.name.isSameContent { unread.append(ObjectIdentifier(found.peripheral)) }
                 resolved.append(found)
             }
         }
@@ -225,9 +236,9 @@ extension CBCentralManager {
         }
         // The name: the last advertisement's when this one has the same content (no parse), else read with the
         // dictionary. (The last advertisement is the delegate queue's, which this runs on.)
-        guard let last = peripheral.lastAdvertisement, last.report.hasSameContent(as: report),
-              !unread.contains(ObjectIdentifier(peripheral)) else {
-            return Resolved(peripheral: peripheral, name: .unread)
+        if unread.contains(ObjectIdentifier(peripheral)) { return Resolved(peripheral: peripheral, name: .unread) }
+        guard let last = peripheral.lastAdvertisement, last.report.hasSameContent(as: report) else {
+            return Resolved(peripheral: peripheral, name: .changed)
         }
         guard let name = last.name else { return Resolved(peripheral: peripheral, name: .same) }
         return Resolved(peripheral: peripheral, name: rename(peripheral, name) ? .renamed : .same)
@@ -316,9 +327,8 @@ extension CBCentralManager {
         if !overflow.isEmpty { keys |= Key.overflowServiceUUIDs.bit }
         if txPowerLevel != nil { keys |= Key.txPowerLevel.bit }
         if !solicited.isEmpty { keys |= Key.solicitedServiceUUIDs.bit }
-        let template = AdvertisementDataTemplate.template(keys: keys)
-        var data = template.dictionary
-        if var spare = recycler.take(keys: keys) { swap(&data, &spare) }
+        let template = recycler.template(keys: keys)
+        var data = recycler.take(keys: keys) ?? template.dictionary
         template.set(.isConnectable, isConnectable ? trueNumber : falseNumber, in: &data)
         if isTruncated { template.set(.isTruncated, trueNumber, in: &data) }
         if let localName { template.set(.localName, localName, in: &data) }

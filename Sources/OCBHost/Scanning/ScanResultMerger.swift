@@ -209,19 +209,25 @@ public struct ScanResultMerger: Sendable {
             let known = slots.withUnsafeBufferPointer { isScanResponse ? $0[slot].lastResponse : $0[slot].lastAdvertising?.data }
             if let known, Self.sameBytes(known, report.data) { data = known }
         }
-        let observation = AdvertisingObservation(peer: peer, isConnectable: report.isConnectable, isScannable: report.isScannable,
-                                                 isScanResponse: isScanResponse, rssi: report.rssi, txPower: report.txPower,
-                                                 data: data ?? Array(report.data))
+        let bytes = data ?? Array(report.data)
         let now = stamp(now)
         // The short way, what the general one does in this case: an advertisement (not held for a scan response) of an
-        // advertiser remembered, in a scan that reports each one, when no advertiser is due to be aged out.
-        if reportsEveryAdvertisement, let slot, !isScanResponse, !(configuration.isActive && observation.isScannable),
-           !observation.isAnonymous, let next = nextAgeCheck, now < next {
+        // advertiser remembered, in a scan that reports each one, when no advertiser is due to be aged out. Made from
+        // the report's fields, the observation kept is not copied on the way.
+        if reportsEveryAdvertisement, let slot, !isScanResponse, !(configuration.isActive && report.isScannable),
+           peer.type != .other(0xFF), let next = nextAgeCheck, now < next {
             heard(slot, peer, now: now)
-            let device = device(from: observation, response: nil, slot: slot)
-            slots[slot].lastAdvertising = consume observation
-            return devices.append(device)
+            let payload = payload(isConnectable: report.isConnectable, isTruncated: false, advertisingData: bytes, response: nil,
+                                  slot: slot)
+            devices.append(DiscoveredDevice(peer: peer, rssi: report.rssi, txPower: report.txPower, payload: payload))
+            slots[slot].lastAdvertising = AdvertisingObservation(peer: peer, isConnectable: report.isConnectable,
+                                                                 isScannable: report.isScannable, isScanResponse: false,
+                                                                 rssi: report.rssi, txPower: report.txPower, data: bytes)
+            return
         }
+        let observation = AdvertisingObservation(peer: peer, isConnectable: report.isConnectable, isScannable: report.isScannable,
+                                                 isScanResponse: isScanResponse, rssi: report.rssi, txPower: report.txPower,
+                                                 data: bytes)
         receive(observation, slot: slot, now: now, into: &devices)
     }
 
@@ -451,15 +457,30 @@ public struct ScanResultMerger: Sendable {
     /// The device to report of `advertising` and `response`, with the advertiser's last payload when it holds the same
     /// (`slot` is the advertiser's; nil for an anonymous one, which keeps nothing).
     private mutating func device(from advertising: borrowing AdvertisingObservation, response: [UInt8]?, slot: Int?) -> DiscoveredDevice {
-        if let slot, let last = withSlot(slot, { $0.lastPayload }),
-           last.holds(isConnectable: advertising.isConnectable, isTruncated: advertising.isTruncated,
-                      advertisingData: advertising.data, scanResponseData: response) {
-            return DiscoveredDevice(peer: advertising.peer, rssi: advertising.rssi, txPower: advertising.txPower, payload: last)
-        }
-        let payload = DiscoveredDevice.Payload(isConnectable: advertising.isConnectable, isTruncated: advertising.isTruncated,
-                                               advertisingData: advertising.data, scanResponseData: response)
-        if let slot { slots[slot].lastPayload = payload }
+        let payload = payload(isConnectable: advertising.isConnectable, isTruncated: advertising.isTruncated,
+                              advertisingData: advertising.data, response: response, slot: slot)
         return DiscoveredDevice(peer: advertising.peer, rssi: advertising.rssi, txPower: advertising.txPower, payload: payload)
+    }
+
+    /// The record of these values: the advertiser's last one when it holds the same (`slot` is the advertiser's; nil for
+    /// an anonymous one, which keeps nothing), else a new one, kept as its last.
+    private mutating func payload(isConnectable: Bool, isTruncated: Bool, advertisingData: [UInt8], response: [UInt8]?,
+                                  slot: Int?) -> DiscoveredDevice.Payload {
+        guard let slot else {
+            return DiscoveredDevice.Payload(isConnectable: isConnectable, isTruncated: isTruncated,
+                                            advertisingData: advertisingData, scanResponseData: response)
+        }
+        let last = withSlot(slot) { advertiser -> DiscoveredDevice.Payload? in
+            guard let last = advertiser.lastPayload,
+                  last.holds(isConnectable: isConnectable, isTruncated: isTruncated, advertisingData: advertisingData,
+                             scanResponseData: response) else { return nil }
+            return last
+        }
+        if let last { return last }
+        let payload = DiscoveredDevice.Payload(isConnectable: isConnectable, isTruncated: isTruncated,
+                                               advertisingData: advertisingData, scanResponseData: response)
+        slots[slot].lastPayload = payload
+        return payload
     }
 
     /// Applies the service filter, then (for a remembered advertiser, `slot`) coalescing or the duplicate filter: the
