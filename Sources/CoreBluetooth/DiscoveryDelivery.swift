@@ -42,14 +42,21 @@ extension CBCentralManager {
             let generation = scanGeneration
             let filters = !(parameters.services?.isEmpty ?? true)
             discoveryBoundLock.withLock {
+                // The coalescing state and the bound taken out for the loop and put back after (no one else looks while
+                // both locks are held): each look at a stored property of the manager is a run-time exclusivity check.
+                var coalescing = DiscoveryCoalescing()
+                swap(&coalescing, &reported)
+                defer { swap(&coalescing, &reported) }
+                var bound = discoveryBound
+                defer { discoveryBound = bound }
                 for report in reports where !filters || Self.matches(report, parameters) {
                     let coalesced = !parameters.allowDuplicates && !report.isAnonymous
-                    if coalesced, !reported.wouldAdmit(report.peer, hasScanResponse: report.hasScanResponse) { continue }
+                    if coalesced, !coalescing.wouldAdmit(report.peer, hasScanResponse: report.hasScanResponse) { continue }
                     let bytes = report.heapBytes
-                    let (admitted, overflowStarts) = discoveryBound.admit(bytes: bytes)
+                    let (admitted, overflowStarts) = bound.admit(bytes: bytes)
                     warn = warn || overflowStarts
                     guard admitted else { continue }
-                    if coalesced { _ = reported.admit(report.peer, hasScanResponse: report.hasScanResponse) }
+                    if coalesced { _ = coalescing.admit(report.peer, hasScanResponse: report.hasScanResponse) }
                     prepared.append(PreparedDiscovery(report: report, scan: generation, bytes: bytes))
                 }
             }
