@@ -38,9 +38,11 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
     final class LastAdvertisement {
         /// The report.
         var report: AdvertisementReport
-        /// The advertisementData made of it, without the RSSI; empty once given to be recycled.
+        /// The advertisementData made of it, without the RSSI; empty when not kept (a scan without AllowDuplicates
+        /// gives each dictionary to be recycled once delivered) and once given to be recycled.
         var data: [String: Any]
-        /// ``data``'s set of keys (``AdvertisementDataTemplate/Key/bit``s).
+        /// ``data``'s set of keys (``AdvertisementDataTemplate/Key/bit``s); 0 when ``data`` is not kept (a dictionary
+        /// always has IsConnectable's bit).
         var keys: Int
         /// Its local name.
         var name: String?
@@ -52,11 +54,12 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
             self.name = name
         }
 
-        /// ``data`` and its keys, taken out (``data`` is left empty): when the app let the dictionary go, the one
-        /// returned is its only reference.
+        /// ``data`` and its keys, taken out (``data`` is left empty, ``keys`` 0): when the app let the dictionary go,
+        /// the one returned is its only reference.
         func takeData() -> (data: [String: Any], keys: Int) {
             var taken: [String: Any] = [:]
             swap(&taken, &data)
+            defer { keys = 0 }
             return (taken, keys)
         }
     }

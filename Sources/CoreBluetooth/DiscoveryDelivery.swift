@@ -6,7 +6,7 @@ import Synchronization
 
 extension CBCentralManager {
     /// One discovery admitted for the delegate, as it waits on the delegate queue: the report (the host's record of its
-    /// bytes, shared, not parsed) and the scan it belongs to, about 40 bytes besides the report's
+    /// bytes, shared, not parsed) and the scan it belongs to, about 70 bytes besides the report's
     /// ``AdvertisementReport/heapBytes``. The peripheral and the advertisementData are made only when it is delivered
     /// (``deliver(_:)``), so a backlog behind a slow delegate holds no objects and dictionaries, and the thread that
     /// reads the controller does not make them.
@@ -16,6 +16,11 @@ extension CBCentralManager {
         let scan: UInt64
         /// What it counts for in the bound's bytes (``discoveryQueueByteBound``), given back when it is delivered.
         let bytes: Int
+        /// The identifier its peripheral gets if it has none yet when delivered (``PeripheralIdentifier``), derived where
+        /// it was admitted for the first discovery of an advertiser no peripheral stood for, in a scan without
+        /// AllowDuplicates: a crowd of new advertisers has its SHA-1s computed by the thread that reads the controller,
+        /// beside the delegate queue, which then only makes the objects. Nil otherwise (derived when needed).
+        var identifier: UUID? = nil
     }
 
     /// Decides whether `report` becomes a discovery (any thread; the manager's lock is taken): the scan's filters,
@@ -37,8 +42,12 @@ extension CBCentralManager {
         var warn = false
         var prepared: [PreparedDiscovery] = []
         prepared.reserveCapacity(reports.count)
+        // The discoveries (by index in `prepared`) of advertisers no peripheral stands for, and the controller's address.
+        var unknown: [Int] = []
+        var controller: BluetoothAddress?
         lock.run {
             guard storedIsScanning, let parameters = scanParameters else { return }
+            controller = controllerAddress
             let generation = scanGeneration
             let filters = !(parameters.services?.isEmpty ?? true)
             discoveryBoundLock.withLock {
@@ -56,12 +65,21 @@ extension CBCentralManager {
                     let (admitted, overflowStarts) = bound.admit(bytes: bytes)
                     warn = warn || overflowStarts
                     guard admitted else { continue }
-                    if coalesced { _ = coalescing.admit(report.peer, hasScanResponse: report.hasScanResponse) }
+                    if coalesced {
+                        _ = coalescing.admit(report.peer, hasScanResponse: report.hasScanResponse)
+                        if active[report.peer] == nil, recentlyDiscovered[report.peer] == nil, handedOut[report.peer] == nil {
+                            unknown.append(prepared.count)
+                        }
+                    }
                     prepared.append(PreparedDiscovery(report: report, scan: generation, bytes: bytes))
                 }
             }
         }
         if warn { warnDiscoveriesDropped() }
+        // Outside the lock: the delegate queue's look at its pieces does not wait for the hashing.
+        for index in unknown {
+            prepared[index].identifier = PeripheralIdentifier.make(controller: controller ?? .zero, peer: prepared[index].report.peer)
+        }
         return prepared
     }
 
@@ -105,7 +123,8 @@ extension CBCentralManager {
     /// a flood waits for one piece of discoveries, not for the rest of the batch.
     func deliver(_ batch: [PreparedDiscovery]) {
         guard !batch.isEmpty else { return }
-        let bytes = batch.reduce(0) { $0 + $1.bytes }
+        // Each discovery's bytes read where it lies (a discovery copied out is a copy of all it holds).
+        let bytes = batch.withUnsafeBufferPointer { discoveries in discoveries.indices.reduce(0) { $0 + discoveries[$1].bytes } }
         discoveryBoundLock.withLock { discoveryBound.delivered(batch.count, bytes: bytes) }
         // Taken for the batch and put back after it (delegate queues run one batch at a time; another would start empty).
         var recycler = lock.run {
@@ -117,8 +136,9 @@ extension CBCentralManager {
         var start = 0
         while start < batch.count {
             let rest = batch[start..<min(batch.count, start + Self.deliveryPiece)]
-            let (epoch, delegate, resolved, delivery) = lock.run {
-                (deliveryEpoch.load(ordering: .acquiring), storedDelegate, resolve(rest), self.delivery)
+            let (epoch, delegate, resolved, delivery, keeps) = lock.run {
+                (deliveryEpoch.load(ordering: .acquiring), storedDelegate, resolve(rest), self.delivery,
+                 scanParameters?.allowDuplicates ?? false)
             }
             start = rest.endIndex
             // Read where they lie (a report or a peripheral copied out is a retain and a release each).
@@ -128,7 +148,7 @@ extension CBCentralManager {
                         if offset > rest.startIndex, deliveryEpoch.load(ordering: .acquiring) != epoch { return offset }
                         guard let peripheral = found[offset - rest.startIndex]?.peripheral else { continue }
                         deliver(discoveries[offset].report, to: delegate, of: peripheral,
-                                name: found[offset - rest.startIndex]?.name ?? .same, recycling: &recycler)
+                                name: found[offset - rest.startIndex]?.name ?? .same, keepsDictionary: keeps, recycling: &recycler)
                     }
                     return nil
                 }
@@ -139,9 +159,15 @@ extension CBCentralManager {
     }
 
     /// Calls `delegate` with one discovery of `peripheral` (`peripheralDidUpdateName` first when it renamed it).
+    /// `keepsDictionary` (a scan with AllowDuplicates, where an advertiser repeating itself gets its last dictionary
+    /// again) keeps the dictionary as the peripheral's last advertisement's; otherwise (a scan whose discoveries are
+    /// coalesced, one or two an advertiser) it goes to `recycler` after the call, so the next advertiser's dictionary is
+    /// written into its storage when the app let it go (a crowd of new advertisers makes and frees none).
     private func deliver(_ report: borrowing AdvertisementReport, to delegate: (any CBCentralManagerDelegate)?,
-                         of peripheral: CBPeripheral, name: NameChange, recycling recycler: inout AdvertisementDataRecycler) {
-        let (advertisementData, localName) = self.advertisementData(report, of: peripheral, known: name, recycling: &recycler)
+                         of peripheral: CBPeripheral, name: NameChange, keepsDictionary: Bool,
+                         recycling recycler: inout AdvertisementDataRecycler) {
+        let (advertisementData, keys, localName) = self.advertisementData(report, of: peripheral, known: name,
+                                                                          keeping: keepsDictionary, recycling: &recycler)
         var renamed = name == .renamed
         if !name.isSameContent, let localName { renamed = lock.run { rename(peripheral, localName) } }
         if renamed { peripheral.delegate?.peripheralDidUpdateName(peripheral) }
@@ -149,36 +175,41 @@ extension CBCentralManager {
         // without one is still a discovery (a kernel or controller that gives none must not hide every device).
         delegate?.centralManager(self, didDiscover: peripheral, advertisementData: advertisementData,
                                  rssi: Self.dBmNumber(report.rssi ?? 127))
+        if let keys { recycler.give((data: advertisementData, keys: keys)) }
     }
 
     /// The advertisementData of `report` for `peripheral` (on the delegate queue): the dictionary of its last
-    /// advertisement when that had the same content; else a new one, written into the storage of a spare with the same
-    /// keys (the last one's comes first: given back here, its only reference when the app let it go), and kept as the
-    /// last advertisement. An anonymous advertiser's peripheral keeps nothing. `known` is what the lock's look found
-    /// (``NameChange``): the content is compared with the last advertisement's only when it could not tell.
-    /// Also its local name (the last advertisement's when reused).
+    /// advertisement when that had the same content and kept it; else a new one, written into the storage of a spare with
+    /// the same keys (the last one's comes first: given back here, its only reference when the app let it go), and kept
+    /// as the last advertisement's when `keeping` (an anonymous advertiser's peripheral keeps nothing). `known` is what
+    /// the lock's look found (``NameChange``): the content is compared with the last advertisement's only when it could
+    /// not tell. Also the dictionary's set of keys when it is not kept (for the caller to give to `recycler` once the
+    /// delegate has had it; nil when kept), and the local name (the last advertisement's when reused).
     private func advertisementData(_ report: borrowing AdvertisementReport, of peripheral: CBPeripheral, known: NameChange,
-                                   recycling recycler: inout AdvertisementDataRecycler) -> (data: [String: Any], name: String?) {
+                                   keeping: Bool, recycling recycler: inout AdvertisementDataRecycler)
+        -> (data: [String: Any], keysToRecycle: Int?, name: String?) {
         guard let last = peripheral.lastAdvertisement else {
             let made = Self.advertisementData(report, recycling: &recycler)
+            let kept = keeping && !report.isAnonymous
             if !report.isAnonymous {
-                peripheral.lastAdvertisement = CBPeripheral.LastAdvertisement(report: copy report, data: made.data, keys: made.keys,
-                                                                              name: made.name)
+                peripheral.lastAdvertisement = CBPeripheral.LastAdvertisement(report: copy report, data: kept ? made.data : [:],
+                                                                              keys: kept ? made.keys : 0, name: made.name)
             }
-            return (made.data, made.name)
+            return (made.data, kept ? nil : made.keys, made.name)
         }
+        let hasDictionary = last.keys != 0
         switch known {
-        case .same, .renamed: return (last.data, last.name)
+        case .same, .renamed: if hasDictionary { return (last.data, nil, last.name) }
         case .changed: break
-        case .unread: if last.report.hasSameContent(as: report) { return (last.data, last.name) }
+        case .unread: if hasDictionary, last.report.hasSameContent(as: report) { return (last.data, nil, last.name) }
         }
-        recycler.give(last.takeData())
+        if hasDictionary { recycler.give(last.takeData()) }
         let made = Self.advertisementData(report, recycling: &recycler)
         last.report = copy report
-        last.data = made.data
-        last.keys = made.keys
+        last.data = keeping ? made.data : [:]
+        last.keys = keeping ? made.keys : 0
         last.name = made.name
-        return (made.data, made.name)
+        return (made.data, keeping ? nil : made.keys, made.name)
     }
 
     /// Gives `peripheral` the advertised `name` (lock held): true when it had another one (a rename the delegate hears
@@ -210,12 +241,13 @@ extension CBCentralManager {
         let connected = active.isEmpty ? nil : active
         // Read where they lie (a discovery copied out is a retain and a release).
         piece.withUnsafeBufferPointer { discoveries in
-            for discovery in discoveries {
-                guard discovery.scan == generation else {
+            for index in discoveries.indices {
+                guard discoveries[index].scan == generation else {
                     resolved.append(nil)
                     continue
                 }
-                let found = resolve(discovery.report, connected: connected, recent: &recent, after: unread)
+                let found = resolve(discoveries[index].report, identifier: discoveries[index].identifier, connected: connected,
+                                    recent: &recent, after: unread)
                 if !found.name.isSameContent { unread.append(ObjectIdentifier(found.peripheral)) }
                 resolved.append(found)
             }
@@ -225,8 +257,9 @@ extension CBCentralManager {
 
     /// The peripheral of `report` (lock held), and its name when its content is its last advertisement's and no earlier
     /// discovery of the piece had new content for it (`unread`). `connected` and `recent` are ``active`` (nil when
-    /// empty) and ``recentlyDiscovered`` as the piece holds them.
-    private func resolve(_ report: borrowing AdvertisementReport, connected: [PeerAddress: CBPeripheral]?,
+    /// empty) and ``recentlyDiscovered`` as the piece holds them; a new peripheral gets `identifier` when it was derived
+    /// at admission (``PreparedDiscovery/identifier``).
+    private func resolve(_ report: borrowing AdvertisementReport, identifier: UUID?, connected: [PeerAddress: CBPeripheral]?,
                          recent: inout RecentlySeen<PeerAddress, CBPeripheral>, after unread: [ObjectIdentifier]) -> Resolved {
         if report.isAnonymous {
             return Resolved(peripheral: CBPeripheral(identifier: UUID(), peer: report.peer, manager: self), name: .same)
@@ -238,7 +271,7 @@ extension CBCentralManager {
             peripheral = known
         } else {
             // Not connected and not in `recent` (which ``peripheral(for:)`` would look at next): the handed-out table, or new.
-            peripheral = self.peripheral(for: report.peer)
+            peripheral = self.peripheral(for: report.peer, identifier: identifier)
             recent.set(report.peer, peripheral)
         }
         // The name: the last advertisement's when this one has the same content (no parse), else read with the

@@ -78,6 +78,40 @@ private final class ManufacturerBytesReader: NSObject, CBCentralManagerDelegate,
         #expect(Set(seen.prefix(4).map(\.address)).count == 1, "the first discovery's bytes, rewritten")
     }
 
+    /// Six new advertisers (1 to 6) of a scan without AllowDuplicates, each with a counter in its manufacturer data.
+    func emitNewAdvertisers(_ h: Harness) {
+        h.manager.scanForPeripherals(withServices: nil, options: nil)
+        h.flush()
+        for index in 0..<6 {
+            var report = report(counter: UInt8(index))
+            report.peer = PeerAddress(address: BluetoothAddress("C0:00:00:00:00:0\(index + 1)")!, type: .random)
+            h.emit(.advertisement(report))
+        }
+    }
+
+    /// A scan without AllowDuplicates among new advertisers (a crowd walking past a gateway): each gets one discovery
+    /// with its own values, and when the app keeps no dictionary, each is written into the storage of the one before
+    /// (one address: no dictionary made and freed per advertiser; the reader keeps each `Data`, which never changes).
+    @Test func coalescedDiscoveriesOfNewAdvertisersReuseTheDictionaryTheAppLetGo() {
+        let h = Harness()
+        let reader = ValueReader()
+        h.manager.delegate = reader
+        emitNewAdvertisers(h)
+        let base: Set = [CBAdvertisementDataIsConnectable, CBAdvertisementDataManufacturerDataKey]
+        #expect(reader.seen.withLock { $0 } == (0..<6).map {
+            .init(manufacturer: Data([0xFF, 0xFF, UInt8($0)]), name: nil, txPower: nil, keys: base)
+        })
+        #expect(Set(reader.storage.withLock { $0 }).count == 1, "each new advertiser's dictionary written where the one before lay")
+    }
+
+    /// The same advertisers with a delegate that keeps every dictionary: each one it holds keeps its own counter.
+    @Test func coalescedDictionariesTheAppKeepsNeverChange() {
+        let h = Harness()
+        emitNewAdvertisers(h)
+        let held = h.recorder.discovered.map { $0.1[CBAdvertisementDataManufacturerDataKey] as? Data }
+        #expect(held == (0..<6).map { Data([0xFF, 0xFF, UInt8($0)]) })
+    }
+
     /// The same reports with a delegate that keeps every dictionary: each `Data` it holds keeps its own minor.
     @Test func manufacturerDataTheAppKeepsNeverChanges() {
         let h = Harness()

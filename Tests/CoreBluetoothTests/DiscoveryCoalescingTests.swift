@@ -14,6 +14,30 @@ import Testing
         return report
     }
 
+    /// The first discovery of an advertiser no peripheral stands for, in a scan without AllowDuplicates, carries its
+    /// peripheral's identifier, derived where it was admitted (version 5 of "<controller>/<device>/<type>", as
+    /// ``PeripheralIdentifier/make(controller:peer:)`` has it), and the peripheral delivered has it; one whose peripheral
+    /// exists carries none, and neither does a scan with AllowDuplicates.
+    @Test func aNewAdvertisersIdentifierIsDerivedWhereItIsAdmitted() throws {
+        let h = Harness()
+        h.manager.scanForPeripherals(withServices: nil, options: nil)
+        h.flush()
+        let controller = try #require(h.manager.lock.run { h.manager.controllerAddress })
+        let prepared = try #require(h.manager.prepareDiscovery(report(counter: 0)))
+        #expect(prepared.identifier == PeripheralIdentifier.make(controller: controller, peer: Harness.peer))
+        h.queue.sync { h.manager.deliver([prepared]) }  // on the delegate queue, as the manager delivers
+        let peripheral = try #require(h.recorder.discovered.last?.0)
+        #expect(peripheral.identifier == prepared.identifier)
+        // Known now (the recorder holds it): a new scan's first discovery of it carries none.
+        h.manager.scanForPeripherals(withServices: nil, options: nil)
+        h.flush()
+        #expect(try #require(h.manager.prepareDiscovery(report(counter: 1))).identifier == nil)
+        let other = PeerAddress(address: BluetoothAddress("C0:00:00:00:00:07")!, type: .random)
+        h.manager.scanForPeripherals(withServices: nil, options: [CBCentralManagerScanOptionAllowDuplicatesKey: true])
+        h.flush()
+        #expect(try #require(h.manager.prepareDiscovery(report(counter: 2, peer: other))).identifier == nil)
+    }
+
     @Test func withoutAllowDuplicatesDataThatMerelyChangesIsNoNewDiscovery() {
         let h = Harness()
         h.manager.scanForPeripherals(withServices: nil, options: nil)
