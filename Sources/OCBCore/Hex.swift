@@ -3,17 +3,41 @@
 /// Hex helpers for byte arrays.
 public enum Hex {
     /// Lower-case hex of `bytes`, with `separator` between bytes (default none): `[0x0A, 0xFF]` → "0aff".
+    /// Bytes in contiguous storage (an array, a slice, `Data`) are written straight into the string
+    /// (the overload over an `UnsafeBufferPointer`); others are gathered first.
     public static func string<C: Sequence>(_ bytes: C, separator: String = "") -> String where C.Element == UInt8 {
-        let digits = lowercaseDigits
-        let between = Array(separator.utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(bytes.underestimatedCount * (2 + between.count))
-        for byte in bytes {
-            if !text.isEmpty { text += between }
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
+        if let text = bytes.withContiguousStorageIfAvailable({ string($0, separator: separator) }) { return text }
+        return Array(bytes).withUnsafeBufferPointer { string($0, separator: separator) }
+    }
+
+    /// Lower-case hex of `bytes` (an array's, without the generic path's per-byte calls), `separator` between bytes.
+    public static func string(_ bytes: [UInt8], separator: String = "") -> String {
+        bytes.withUnsafeBufferPointer { string($0, separator: separator) }
+    }
+
+    /// Lower-case hex of the bytes at `bytes`, `separator` between bytes: one string written in place, two digits a
+    /// byte from a table (a cbtool scan line writes its manufacturer data's this way, tens of thousands a second).
+    public static func string(_ bytes: UnsafeBufferPointer<UInt8>, separator: String) -> String {
+        guard !bytes.isEmpty else { return "" }
+        var separator = separator
+        return separator.withUTF8 { between in
+            // At most a few thousand bytes (an extended advertisement's 1,650): no overflow.
+            let count = bytes.count * 2 + (bytes.count - 1) * between.count
+            return String(unsafeUninitializedCapacity: count) { text in
+                lowercaseDigits.withUnsafeBufferPointer { digits in
+                    var at = 0
+                    for (index, byte) in bytes.enumerated() {
+                        if index > 0 {
+                            for mark in between { text[at] = mark; at += 1 }
+                        }
+                        text[at] = digits[Int(byte >> 4)]
+                        text[at + 1] = digits[Int(byte & 0x0F)]
+                        at += 2
+                    }
+                    return at
+                }
+            }
         }
-        return String(decoding: text, as: UTF8.self)
     }
 
     /// The digits of lower-case hex, by nibble.

@@ -77,6 +77,11 @@ import Testing
         #expect(Hex.string([0x01], separator: ":") == "01")
         #expect(Hex.string([UInt8]()) == "")
         #expect(Hex.string([0xDE, 0xAD, 0xBE, 0xEF][1...], separator: " : ") == "ad : be : ef")
+        // A sequence without contiguous storage goes the gathered way, to the same text.
+        #expect(Hex.string((0xFD...0xFF).lazy.map { UInt8($0) }, separator: "-") == "fd-fe-ff")
+        #expect(Hex.string(stride(from: UInt8(0), to: 0, by: 1)) == "")
+        #expect(Hex.string(Array(0...255).map(UInt8.init)).count == 512)
+        #expect(Hex.string(Array(0...255).map(UInt8.init)).hasSuffix("fdfeff"))
         #expect(Hex.bytes("abc") == nil)
         #expect(Hex.bytes("+a") == nil)
         #expect(Hex.bytes("zz") == nil)

@@ -8,6 +8,17 @@ import Testing
 
 @Suite("formatting")
 struct FormattingTests {
+    /// Handles and company identifiers: "0x" and four upper-case hex digits, whatever the value (Core v5.4 Vol 3 Part F
+    /// §3.2.2: handles are 16 bits), and a company's assigned name (Assigned Numbers §7) before its code.
+    @Test func handlesAreFourUppercaseHexDigits() {
+        #expect(GATTText.handle(UInt16(0x000E)) == "0x000E")
+        #expect(GATTText.handle(UInt16(0)) == "0x0000")
+        #expect(GATTText.handle(UInt16(0xABCD)) == "0xABCD")
+        #expect(GATTText.handle(UInt16.max) == "0xFFFF")
+        #expect(GATTText.company(0x004C) == "Apple, Inc. (0x004C)")
+        #expect(GATTText.company(0xF000) == "company 0xF000", "unassigned")
+    }
+
     @Test("Heart Rate Measurement: 8-bit bpm, contact, RR intervals in 1/1024 s")
     func heartRate8() {
         // Flags 0x16: UINT8 value, sensor contact supported and detected (bits 1-2 = 0b11), RR present (bit 4).

@@ -52,6 +52,9 @@ import Testing
         #expect(ISOTime.string(microsecondsSince1970: 1_552_223_479_707_800) == "2019-03-10T13:11:19.707Z")
         #expect(ISOTime.string(microsecondsSince1970: 951_782_400_000_000) == "2000-02-29T00:00:00.000Z")
         #expect(ISOTime.string(microsecondsSince1970: -1) == "1969-12-31T23:59:59.999Z")
+        // Every field at its widest and at its narrowest (the digits are written into their places from the last).
+        #expect(ISOTime.string(microsecondsSince1970: 253_402_300_799_999_999) == "9999-12-31T23:59:59.999Z")
+        #expect(ISOTime.string(microsecondsSince1970: 978_307_201_001_000) == "2001-01-01T00:00:01.001Z")
         #expect(ISOTime.string(microsecondsSince1970: -62_167_219_200_000_001) == "-000001-12-31T23:59:59.999Z")
         #expect(ISOTime.string(microsecondsSince1970: 253_402_300_800_000_000) == "+010000-01-01T00:00:00.000Z")
         #expect(ISOTime.string(microsecondsSince1970: .max) == "+294247-01-10T04:00:54.775Z")

@@ -8,8 +8,15 @@ import OCBHCI
 public enum GATTText {
     /// "0x000E": an attribute or connection handle, 4 upper-case hex digits.
     public static func handle(_ value: UInt16) -> String {
-        let digits = String(value, radix: 16, uppercase: true)
-        return "0x" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+        String(unsafeUninitializedCapacity: 6) { text in
+            text[0] = UInt8(ascii: "0")
+            text[1] = UInt8(ascii: "x")
+            for place in 0..<4 {
+                let nibble = Int(value >> (12 - 4 * place) & 0x0F)
+                text[2 + place] = nibble < 10 ? UInt8(ascii: "0") + UInt8(nibble) : UInt8(ascii: "A") + UInt8(nibble - 10)
+            }
+            return 6
+        }
     }
 
     /// "0x000E": an attribute handle, 4 upper-case hex digits.

@@ -46,14 +46,21 @@ public enum ISOTime {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
-    /// Appends `value` in decimal, zero-padded to at least `width` digits (one String per timestamp, not one per part).
+    /// Appends `value` in decimal, zero-padded to at least `width` digits (one String per timestamp, not one per part):
+    /// the places made first, then each digit written into its own from the last (reversing a slice of the array in
+    /// place copied the whole array each time).
     private static func digits(_ value: UInt64, _ width: Int, into out: inout [UInt8]) {
-        let start = out.count
+        var count = 1
+        var probe = value
+        while probe >= 10 { probe /= 10; count += 1 }
+        let places = max(width, count)
+        out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: places))
         var rest = value
-        repeat {
-            out.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10))
+        var index = out.count - 1
+        while rest > 0 {
+            out[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
             rest /= 10
-        } while rest > 0 || out.count - start < width
-        out[start...].reverse()
+            index -= 1
+        }
     }
 }

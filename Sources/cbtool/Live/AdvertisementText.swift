@@ -17,28 +17,45 @@ enum AdvertisementText {
     }
 
     /// ``snapshot(_:advertisement:rssi:)`` of a peripheral known by its address (`CBPeripheral.address`, or its
-    /// identifier when it has none) and address type.
+    /// identifier when it has none) and address type. One pass over the dictionary's entries (a discovery has a few of
+    /// Apple's nine keys; looking each key up hashed every one, present or not, for every line of a scan).
     static func snapshot(address: String, addressType: String?, advertisement: [String: Any], rssi: Int) -> AdvertiserSnapshot {
-        var manufacturer: [OCBAdvertising.ManufacturerData] = []
-        if let data = advertisement[CBAdvertisementDataManufacturerDataKey] as? Data, data.count >= 2 {
-            let bytes = [UInt8](data)
-            manufacturer.append(OCBAdvertising.ManufacturerData(companyID: UInt16(bytes[0]) | UInt16(bytes[1]) << 8,
-                                                             payload: Array(bytes.dropFirst(2))))
+        var snapshot = AdvertiserSnapshot(address: address, addressType: addressType, rssi: rssi == 127 ? nil : rssi,
+                                          name: nil, isConnectable: nil, serviceUUIDs: [], solicitedServiceUUIDs: [],
+                                          serviceData: [], manufacturerData: [], txPowerLevel: nil)
+        var overflow: [BluetoothUUID] = []
+        for (key, value) in advertisement {
+            switch key {
+            case CBAdvertisementDataManufacturerDataKey:
+                if let data = value as? Data, data.count >= 2 {
+                    let bytes = [UInt8](data)
+                    snapshot.manufacturerData = [OCBAdvertising.ManufacturerData(companyID: UInt16(bytes[0]) | UInt16(bytes[1]) << 8,
+                                                                                 payload: Array(bytes.dropFirst(2)))]
+                }
+            case CBAdvertisementDataServiceDataKey:
+                snapshot.serviceData = (value as? [CBUUID: Data] ?? [:])
+                    .map { ServiceData(uuid: $0.key.bluetoothUUID, data: [UInt8]($0.value)) }
+                    .sorted { $0.uuid.description < $1.uuid.description }
+            case CBAdvertisementDataServiceUUIDsKey:
+                snapshot.serviceUUIDs = (value as? [CBUUID] ?? []).map(\.bluetoothUUID)
+            case CBAdvertisementDataOverflowServiceUUIDsKey:
+                overflow = (value as? [CBUUID] ?? []).map(\.bluetoothUUID)
+            case CBAdvertisementDataSolicitedServiceUUIDsKey:
+                snapshot.solicitedServiceUUIDs = (value as? [CBUUID] ?? []).map(\.bluetoothUUID)
+            case CBAdvertisementDataTxPowerLevelKey:
+                snapshot.txPowerLevel = (value as? NSNumber).map { Int8(clamping: $0.intValue) }
+            case CBAdvertisementDataLocalNameKey:
+                snapshot.name = value as? String
+            case CBAdvertisementDataIsConnectable:
+                snapshot.isConnectable = (value as? NSNumber)?.boolValue
+            case CBAdvertisementDataIsTruncatedKey:
+                snapshot.isTruncated = (value as? NSNumber)?.boolValue ?? false
+            default:
+                continue
+            }
         }
-        let serviceData = (advertisement[CBAdvertisementDataServiceDataKey] as? [CBUUID: Data] ?? [:])
-            .map { ServiceData(uuid: $0.key.bluetoothUUID, data: [UInt8]($0.value)) }
-            .sorted { $0.uuid.description < $1.uuid.description }
-        let services = (advertisement[CBAdvertisementDataServiceUUIDsKey] as? [CBUUID] ?? [])
-            + (advertisement[CBAdvertisementDataOverflowServiceUUIDsKey] as? [CBUUID] ?? [])
-        let power = (advertisement[CBAdvertisementDataTxPowerLevelKey] as? NSNumber).map { Int8(clamping: $0.intValue) }
-        var snapshot = AdvertiserSnapshot(
-            address: address, addressType: addressType, rssi: rssi == 127 ? nil : rssi,
-            name: advertisement[CBAdvertisementDataLocalNameKey] as? String,
-            isConnectable: (advertisement[CBAdvertisementDataIsConnectable] as? NSNumber)?.boolValue,
-            serviceUUIDs: services.map(\.bluetoothUUID),
-            solicitedServiceUUIDs: (advertisement[CBAdvertisementDataSolicitedServiceUUIDsKey] as? [CBUUID] ?? []).map(\.bluetoothUUID),
-            serviceData: serviceData, manufacturerData: manufacturer, txPowerLevel: power)
-        snapshot.isTruncated = (advertisement[CBAdvertisementDataIsTruncatedKey] as? NSNumber)?.boolValue ?? false
+        // Overflow service UUIDs follow the advertised ones, whichever entry came first.
+        snapshot.serviceUUIDs += overflow
         return snapshot
     }
 }
