@@ -55,7 +55,7 @@ let package = Package(
         .testTarget(name: "OCBHostTests", dependencies: ["FuzzSupport", "OCBHost", "OCBSMP", "OCBGATT", "OCBHCI", "OCBCore", "PeerSupport"]),
         .testTarget(name: "CoreBluetoothTests", dependencies: ["FuzzSupport", "CoreBluetooth", "OCBAdvertising", "OCBHost", "OCBGATT", "OCBATT", "OCBHCI", "OCBCore", "PeerSupport"]),
         .testTarget(name: "OCBToolKitTests", dependencies: ["FuzzSupport", "OCBToolKit", "OCBHCI", "OCBAdvertising", "OCBCore", "OCBATT", "OCBGATT", "PeerSupport"]),
-        .testTarget(name: "cbtoolTests", dependencies: ["cbtool"]),
+        .testTarget(name: "cbtoolTests", dependencies: ["cbtool", "CoreBluetooth", "OCBCore"]),
     ],
     swiftLanguageModes: [.v6]
 )
