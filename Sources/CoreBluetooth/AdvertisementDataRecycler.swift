@@ -1,15 +1,17 @@
 // The advertisementData dictionaries a batch of discoveries let go, kept for the next dictionary with the same keys.
 
 /// Spare advertisementData dictionaries on the delegate queue (``CBCentralManager/deliver(_:)``), and the template last
-/// used: when a peripheral's data changes, its last dictionary is given here, and the next dictionary with the same set
-/// of keys (``AdvertisementDataTemplate/Key/bit``s: it was made from the same template, so the template's indices hold
+/// used: with AllowDuplicates, when a peripheral's data changes, its last dictionary is given here; without, each
+/// discovery's dictionary is, once the delegate has had it (an advertiser gets one or two); and the next dictionary with
+/// the same set of keys (``AdvertisementDataTemplate/Key/bit``s: it was made from the same template, so the template's indices hold
 /// in it) is written into its storage instead of a copy of the template. A dictionary the app let go then costs no
 /// allocation and no free; one the app still holds is copied on the first write, as the template would be, and what
 /// the app holds does not change.
 ///
 /// Bound: ``capacity`` dictionaries (the oldest given is dropped first), each of at most 9 keys and the values of one
 /// advertisement (at most 31 bytes of legacy data, or 1,650 of an extended advertising chain); kept by the manager
-/// between batches, emptied by `stopScan`.
+/// between batches, emptied by `stopScan` (a batch whose scan stopped or changed meanwhile does not put its spares
+/// back).
 struct AdvertisementDataRecycler {
     /// How many spares are kept: more than the sets of keys that make most of a crowd's advertisements (Flags and
     /// manufacturer data, a service UUID list, a name, ...).
@@ -28,6 +30,9 @@ struct AdvertisementDataRecycler {
         lastTemplate = template
         return template
     }
+
+    /// How many spares are kept now.
+    var count: Int { spares.count }
 
     /// Keeps `dictionary` (a peripheral's last advertisementData and its keys, taken from it) as a spare; nil is
     /// nothing to keep.

@@ -71,12 +71,18 @@ final class AdvertisementDataTemplate: @unchecked Sendable {
             data.values[index] = Data(bytes)
             return
         }
+        // A `Data` that does not start at index 0 (a slice a parsed report was given) is not reused: the app gets its
+        // bytes from 0, as from iOS.
+        guard spare.startIndex == 0 else {
+            data.values[index] = Data(bytes)
+            return
+        }
         // The dictionary's reference dropped first, so `spare` is the only one when the app let the dictionary go.
         data.values[index] = false
         if spare.count == bytes.count {
             spare.withUnsafeMutableBytes { $0.copyMemory(from: bytes) }
         } else {
-            spare.replaceSubrange(0..<spare.count, with: bytes)
+            spare.replaceSubrange(spare.startIndex..<spare.endIndex, with: bytes)
         }
         data.values[index] = spare
     }

@@ -111,9 +111,11 @@ extension CBCentralManager {
     /// delegate queue): one look under the lock for the whole batch finds or makes each peripheral (an anonymous one
     /// is new each time, never stored: two anonymous advertisers must not become one) and notes the names of those with
     /// the content of their peripheral's last advertisement (``CBPeripheral/lastAdvertisement``, kept on this queue).
-    /// Outside the lock, such a discovery gets that dictionary again; another has its dictionary made, into the storage
-    /// of the last one when the app let that go (``AdvertisementDataRecycler``), becomes the last advertisement in
-    /// place, and has the name read on the way compared under the lock. A peripheral renamed by a discovery gets
+    /// Outside the lock, with AllowDuplicates, such a discovery gets that dictionary again; another has its dictionary
+    /// made, into the storage of the last one when the app let that go (``AdvertisementDataRecycler``), becomes the last
+    /// advertisement in place, and has the name read on the way compared under the lock. Without AllowDuplicates (one
+    /// or two discoveries an advertiser) the peripheral keeps no dictionary: each goes to the recycler once the delegate
+    /// has had it, for the next advertiser's. A peripheral renamed by a discovery gets
     /// `peripheralDidUpdateName` first (when it had another name).
     /// Before each call, ``deliveryEpoch`` says whether the scan or the delegate changed (a delegate's `stopScan`
     /// mid-batch): the rest of the batch is then looked at again.
@@ -126,13 +128,19 @@ extension CBCentralManager {
         // Each discovery's bytes read where it lies (a discovery copied out is a copy of all it holds).
         let bytes = batch.withUnsafeBufferPointer { discoveries in discoveries.indices.reduce(0) { $0 + discoveries[$1].bytes } }
         discoveryBoundLock.withLock { discoveryBound.delivered(batch.count, bytes: bytes) }
-        // Taken for the batch and put back after it (delegate queues run one batch at a time; another would start empty).
-        var recycler = lock.run {
+        // Taken for the batch and put back after it (delegate queues run one batch at a time; another would start empty),
+        // unless the scan stopped or changed meanwhile (a delegate's `stopScan` from `didDiscover`): then they go, as
+        // `stopScan` lets the spares go.
+        var (recycler, generation) = lock.run {
             var taken = AdvertisementDataRecycler()
             swap(&taken, &advertisementDataSpares)
-            return taken
+            return (taken, scanGeneration)
         }
-        defer { lock.run { advertisementDataSpares = recycler } }
+        defer {
+            lock.run {
+                if storedIsScanning, scanGeneration == generation { advertisementDataSpares = recycler }
+            }
+        }
         var start = 0
         while start < batch.count {
             let rest = batch[start..<min(batch.count, start + Self.deliveryPiece)]

@@ -1,4 +1,4 @@
-// With AllowDuplicates and changing data, an advertisementData the app let go is rewritten for the next discovery; one it kept never changes.
+// An advertisementData the app let go is rewritten for the next discovery (with AllowDuplicates, the peripheral's next; without, the next advertiser's); one it kept never changes.
 import OCBAdvertising
 import OCBCore
 import OCBHost
@@ -110,6 +110,50 @@ private final class ManufacturerBytesReader: NSObject, CBCentralManagerDelegate,
         emitNewAdvertisers(h)
         let held = h.recorder.discovered.map { $0.1[CBAdvertisementDataManufacturerDataKey] as? Data }
         #expect(held == (0..<6).map { Data([0xFF, 0xFF, UInt8($0)]) })
+    }
+
+    /// A delegate that keeps each manufacturer `Data` but lets its dictionary go (the dictionary is then a spare whose
+    /// `Data` the app still holds): the next discovery's bytes, of the same length and of another, go into a `Data` of
+    /// their own, and every `Data` kept still holds its own minor.
+    @Test func manufacturerDataTheAppKeepsWithoutItsDictionaryNeverChanges() {
+        final class DataKeeper: NSObject, CBCentralManagerDelegate, @unchecked Sendable {
+            let kept = Mutex<[Data]>([])
+            func centralManagerDidUpdateState(_ central: CBCentralManager) {}
+            func centralManager(_ central: CBCentralManager, didDiscover peripheral: CBPeripheral,
+                                advertisementData: [String: Any], rssi RSSI: NSNumber) {
+                if let data = advertisementData[CBAdvertisementDataManufacturerDataKey] as? Data { kept.withLock { $0.append(data) } }
+            }
+        }
+        let h = Harness()
+        let keeper = DataKeeper()
+        h.manager.delegate = keeper
+        h.manager.scanForPeripherals(withServices: nil, options: [CBCentralManagerScanOptionAllowDuplicatesKey: true])
+        h.flush()
+        let sent = (0..<3).map { beacon(minor: $0) } + [beacon(minor: 3, extra: [0xAA]), beacon(minor: 4)]
+        for bytes in sent { h.emit(.advertisement(received(bytes))) }
+        #expect(keeper.kept.withLock { $0 } == sent.map { Data($0) })
+    }
+
+    /// A delegate that stops the scan from `didDiscover` lets the spares go with it (as `stopScan` does), even though
+    /// the batch that called it still held them.
+    @Test func aScanStoppedFromDidDiscoverKeepsNoSpares() {
+        final class Stopper: NSObject, CBCentralManagerDelegate, @unchecked Sendable {
+            func centralManagerDidUpdateState(_ central: CBCentralManager) {}
+            func centralManager(_ central: CBCentralManager, didDiscover peripheral: CBPeripheral,
+                                advertisementData: [String: Any], rssi RSSI: NSNumber) { central.stopScan() }
+        }
+        let h = Harness()
+        let stopper = Stopper()
+        h.manager.scanForPeripherals(withServices: nil, options: nil)
+        h.flush()
+        emitNewAdvertisers(h)  // starts its own scan, with the recorder; six spares' worth of discoveries
+        #expect(h.manager.lock.run { h.manager.advertisementDataSpares.count } > 0, "the scan keeps its spares")
+        h.manager.delegate = stopper
+        var report = report(counter: 9)
+        report.peer = PeerAddress(address: BluetoothAddress("C0:00:00:00:00:09")!, type: .random)
+        h.emit(.advertisement(report))
+        #expect(!h.manager.isScanning)
+        #expect(h.manager.lock.run { h.manager.advertisementDataSpares.count } == 0)
     }
 
     /// The same reports with a delegate that keeps every dictionary: each `Data` it holds keeps its own minor.

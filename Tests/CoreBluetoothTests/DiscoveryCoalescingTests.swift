@@ -23,11 +23,14 @@ import Testing
         h.manager.scanForPeripherals(withServices: nil, options: nil)
         h.flush()
         let controller = try #require(h.manager.lock.run { h.manager.controllerAddress })
-        let prepared = try #require(h.manager.prepareDiscovery(report(counter: 0)))
+        var prepared = try #require(h.manager.prepareDiscovery(report(counter: 0)))
         #expect(prepared.identifier == PeripheralIdentifier.make(controller: controller, peer: Harness.peer))
+        // Delivered with another identifier in its place: the new peripheral takes the one the discovery carries.
+        let carried = UUID()
+        prepared.identifier = carried
         h.queue.sync { h.manager.deliver([prepared]) }  // on the delegate queue, as the manager delivers
         let peripheral = try #require(h.recorder.discovered.last?.0)
-        #expect(peripheral.identifier == prepared.identifier)
+        #expect(peripheral.identifier == carried)
         // Known now (the recorder holds it): a new scan's first discovery of it carries none.
         h.manager.scanForPeripherals(withServices: nil, options: nil)
         h.flush()

@@ -35,6 +35,19 @@ import Testing
         #expect(snapshot.txPowerLevel == -8 && snapshot.isConnectable == true && snapshot.isTruncated)
     }
 
+    /// Overflow service UUIDs follow the advertised ones whichever of the two entries a dictionary's iteration meets
+    /// first (each dictionary's order depends on its storage: fifty of them, made one by one).
+    @Test func overflowServicesFollowTheAdvertisedOnesInAnyOrder() {
+        for _ in 0..<50 {
+            var advertisement: [String: Any] = [:]
+            advertisement[CBAdvertisementDataOverflowServiceUUIDsKey] = [CBUUID(string: "180F")]
+            advertisement[CBAdvertisementDataServiceUUIDsKey] = [CBUUID(string: "1809"), CBUUID(string: "181A")]
+            let snapshot = AdvertisementText.snapshot(address: "C0:00:00:00:00:02", addressType: "random",
+                                                      advertisement: advertisement, rssi: -50)
+            #expect(snapshot.serviceUUIDs == [BluetoothUUID(0x1809), BluetoothUUID(0x181A), BluetoothUUID(0x180F)])
+        }
+    }
+
     /// A dictionary with only IsConnectable (a name-less beacon's): everything else absent, values of unexpected types
     /// ignored (a one-octet manufacturer data has no Company Identifier).
     @Test func absentAndUnexpectedValuesLeaveFieldsEmpty() {
