@@ -68,7 +68,14 @@ while let argument = arguments.popFirst() {
         } else {
             backlogCount = 100_000
         }
-    case "--scan-case": scanCases.formUnion((arguments.popFirst() ?? "").split(separator: ",").map(String.init))
+    case "--scan-case":
+        let names = (arguments.popFirst() ?? "").split(separator: ",").map(String.init)
+        let known = Set(ScanPathBenchmark.DataKind.allCases.map(\.rawValue) + ["true", "false"])
+        guard !names.isEmpty, names.allSatisfy(known.contains) else {
+            FileHandle.standardError.write(Data("Benchmarks: --scan-case takes changing, counter, repeating, true, false (comma-separated), not \"\(names.joined(separator: ","))\"\n".utf8))
+            exit(2)
+        }
+        scanCases.formUnion(names)
     case "--scan-wiring":
         let name = arguments.popFirst() ?? ""
         guard let wiring = ScanPathBenchmark.Wiring(rawValue: name) else {
