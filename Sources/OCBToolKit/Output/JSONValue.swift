@@ -82,17 +82,39 @@ public enum JSONValue: Hashable, Sendable, ExpressibleByStringLiteral, Expressib
         out.append(0x22)
         var value = value
         value.withUTF8 { bytes in  // runs between escapes are copied whole
+            let raw = UnsafeRawBufferPointer(bytes)
             var run = 0
-            for index in bytes.indices {
+            var index = 0
+            while index < bytes.count {
+                // Eight bytes at a time while none of them is escaped (a scan line is mostly plain ASCII).
+                if bytes.count - index >= 8, !mayNeedEscape(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+                    index += 8
+                    continue
+                }
                 let byte = bytes[index]
-                guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
-                out += escape(byte).utf8
-                run = index + 1
+                if byte < 0x20 || byte == 0x22 || byte == 0x5C {
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
+                    out += escape(byte).utf8
+                    run = index + 1
+                }
+                index += 1
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
         }
         out.append(0x22)
+    }
+
+    /// Whether any of the eight bytes of `word` may be one ``writeString(_:into:)`` escapes (below 0x20, `"` or `\`):
+    /// never false when one is (the bit tricks of "Bit Twiddling Hacks", "determine if a word has a byte less than n"
+    /// and "has a zero byte" on `word` xor the byte repeated), sometimes true when none is (the bytes are then looked
+    /// at one by one).
+    @inline(__always) private static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let control = (word &- ones &* 0x20) & ~word & highs
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        return control | ((quote &- ones) & ~quote & highs) | ((backslash &- ones) & ~backslash & highs) != 0
     }
 
     /// The escape of one of the bytes ``writeString(_:into:)`` escapes.
