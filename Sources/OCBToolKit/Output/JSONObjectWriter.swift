@@ -13,8 +13,9 @@ struct JSONObjectWriter {
     private var lastKey = ""
     #endif
 
-    /// Starts an object, reserving `capacity` bytes.
-    init(capacity: Int = 512) {
+    /// Starts an object, reserving `capacity` bytes (a scan's line with a name, manufacturer data and its decoded text
+    /// passes 512).
+    init(capacity: Int = 1_024) {
         bytes = []
         bytes.reserveCapacity(capacity)
         bytes.append(0x7B)  // {
@@ -48,7 +49,7 @@ struct JSONObjectWriter {
     /// `"key":12`, or `"key":null` for nil.
     mutating func integer<T: BinaryInteger>(_ name: StaticString, _ value: T?) {
         key(name)
-        if let value { bytes += String(Int64(clamping: value)).utf8 } else { bytes += "null".utf8 }
+        if let value { Self.decimal(Int64(clamping: value), into: &bytes) } else { bytes += "null".utf8 }
     }
 
     /// `"key":true`, or `"key":null` for nil.
@@ -103,6 +104,23 @@ struct JSONObjectWriter {
         members(&nested, element)
         nested.bytes.append(0x7D)
         swap(&nested.bytes, &bytes)
+    }
+
+    /// Appends `value` in decimal, as `String(value)` spells it (a minus sign, no leading zeros), without making the
+    /// string: the digits' places made first, then each written into its own from the last.
+    static func decimal(_ value: Int64, into bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var rest = value.magnitude
+        var count = 1
+        var probe = rest
+        while probe >= 10 { probe /= 10; count += 1 }
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
+        var index = bytes.count - 1
+        while rest > 0 {
+            bytes[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+            index -= 1
+        }
     }
 
     /// Closes the object and gives its text.
