@@ -63,19 +63,10 @@ final class AdvertisementDataTemplate: @unchecked Sendable {
     /// bytes are overwritten in place: no allocation, no free), else into a new one (a copy of the template holds a
     /// placeholder; a `Data` the app still holds is copied on write, never changed).
     func setData(_ key: Key, copying bytes: UnsafeRawBufferPointer, in data: inout [String: Any]) {
-        guard let index = indices[key.rawValue] else {
-            data[key.name] = Data(bytes)
-            return
-        }
-        guard var spare = data.values[index] as? Data else {
-            data.values[index] = Data(bytes)
-            return
-        }
-        // A `Data` that does not start at index 0 (a slice a parsed report was given) is not reused: the app gets its
-        // bytes from 0, as from iOS.
-        guard spare.startIndex == 0 else {
-            data.values[index] = Data(bytes)
-            return
+        // A new `Data` unless `data` holds one to write into; one that does not start at index 0 (a slice a parsed report
+        // was given) is not reused: the app gets its bytes from 0, as from iOS.
+        guard let index = indices[key.rawValue], var spare = data.values[index] as? Data, spare.startIndex == 0 else {
+            return set(key, Data(bytes), in: &data)
         }
         // The dictionary's reference dropped first, so `spare` is the only one when the app let the dictionary go.
         data.values[index] = false

@@ -207,7 +207,7 @@ package struct AdvertisementReport: Sendable, Equatable {
         set { update { $0.isTruncated = newValue } }
     }
     /// True for an anonymous extended advertisement (Address_Type 0xFF): no address identifies its advertiser.
-    package var isAnonymous: Bool { peer.type == .other(0xFF) }
+    package var isAnonymous: Bool { peer.isAnonymous }
 
     /// Makes a report; empty collections, nils and false by default. The manufacturer data is given either as iOS
     /// holds it (`manufacturerDataBytes`, ``manufacturerDataBytes``) or as the Advertising layer's value

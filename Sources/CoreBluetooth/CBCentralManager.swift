@@ -327,7 +327,7 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
         let outcome: Outcome = lock.run {
             guard storedState == .poweredOn else { return .notPoweredOn }
             guard peripheral.manager === self else { return .foreign }
-            guard peripheral.peer.type != .other(0xFF) else { return .anonymous }
+            guard !peripheral.peer.isAnonymous else { return .anonymous }
             switch peripheral.storedState {
             case .connected: return .alreadyConnected
             case .connecting, .disconnecting: return .ignore
@@ -447,9 +447,15 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
         }
     }
 
+    /// The peripheral object that stands for `peer` now, if any (lock held): a connection's, a recent discovery's, or
+    /// one handed out the app may still hold, in that order.
+    func existingPeripheral(for peer: PeerAddress) -> CBPeripheral? {
+        active[peer] ?? recentlyDiscovered[peer] ?? handedOut[peer]?.value
+    }
+
     /// The peripheral object for `peer`, the same one while the app holds it (lock held).
     func peripheral(for peer: PeerAddress, identifier: UUID? = nil) -> CBPeripheral {
-        if let existing = active[peer] ?? recentlyDiscovered[peer] ?? handedOut[peer]?.value { return existing }
+        if let existing = existingPeripheral(for: peer) { return existing }
         let id = identifier ?? PeripheralIdentifier.make(controller: controllerAddress ?? .zero, peer: peer)
         let created = CBPeripheral(identifier: id, peer: peer, manager: self)
         // Peripherals the app let go stay in the table until it is pruned, when they could be half of it (amortised O(1)).

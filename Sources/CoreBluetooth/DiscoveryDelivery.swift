@@ -67,9 +67,7 @@ extension CBCentralManager {
                     guard admitted else { continue }
                     if coalesced {
                         _ = coalescing.admit(report.peer, hasScanResponse: report.hasScanResponse)
-                        if active[report.peer] == nil, recentlyDiscovered[report.peer] == nil, handedOut[report.peer] == nil {
-                            unknown.append(prepared.count)
-                        }
+                        if existingPeripheral(for: report.peer) == nil { unknown.append(prepared.count) }
                     }
                     prepared.append(PreparedDiscovery(report: report, scan: generation, bytes: bytes))
                 }

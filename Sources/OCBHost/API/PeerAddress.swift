@@ -17,6 +17,10 @@ public struct PeerAddress: Hashable, Sendable, CustomStringConvertible {
         self.type = type
     }
 
+    /// True for an anonymous extended advertiser (Address_Type 0xFF, Core v5.4 Vol 4 Part E §7.7.65.13): no address
+    /// tells it apart from another.
+    public var isAnonymous: Bool { type == .other(0xFF) }
+
     /// `AA:BB:CC:DD:EE:FF (random)`.
     public var description: String { "\(address) (\(type))" }
 

@@ -28,7 +28,7 @@ public struct AdvertisingObservation: Sendable, Hashable {
     public var isTruncated = false
     /// True for an anonymous extended advertisement (Address_Type 0xFF, §7.7.65.13): no address tells its
     /// advertiser apart from another.
-    public var isAnonymous: Bool { peer.type == .other(0xFF) }
+    public var isAnonymous: Bool { peer.isAnonymous }
 
     /// Makes an observation.
     public init(peer: PeerAddress, isConnectable: Bool, isScannable: Bool, isScanResponse: Bool,

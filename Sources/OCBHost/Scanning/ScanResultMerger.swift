@@ -215,7 +215,7 @@ public struct ScanResultMerger: Sendable {
         // advertiser remembered, in a scan that reports each one, when no advertiser is due to be aged out. Made from
         // the report's fields, the observation kept is not copied on the way.
         if reportsEveryAdvertisement, let slot, !isScanResponse, !(configuration.isActive && report.isScannable),
-           peer.type != .other(0xFF), let next = nextAgeCheck, now < next {
+           !peer.isAnonymous, let next = nextAgeCheck, now < next {
             heard(slot, peer, now: now)
             let payload = payload(isConnectable: report.isConnectable, isTruncated: false, advertisingData: bytes, response: nil,
                                   slot: slot)

@@ -18,17 +18,17 @@ public enum ISOTime {
         var out: [UInt8] = []
         out.reserveCapacity(32)
         if (0...9999).contains(year) {
-            digits(year.magnitude, 4, into: &out)
+            appendDecimal(year.magnitude, width: 4, to: &out)
         } else {
             out.append(year < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
-            digits(year.magnitude, 6, into: &out)
+            appendDecimal(year.magnitude, width: 6, to: &out)
         }
-        out.append(UInt8(ascii: "-")); digits(month.magnitude, 2, into: &out)
-        out.append(UInt8(ascii: "-")); digits(day.magnitude, 2, into: &out)
-        out.append(UInt8(ascii: "T")); digits((millis / 3_600_000).magnitude, 2, into: &out)
-        out.append(UInt8(ascii: ":")); digits((millis / 60_000 % 60).magnitude, 2, into: &out)
-        out.append(UInt8(ascii: ":")); digits((millis / 1000 % 60).magnitude, 2, into: &out)
-        out.append(UInt8(ascii: ".")); digits((millis % 1000).magnitude, 3, into: &out)
+        out.append(UInt8(ascii: "-")); appendDecimal(month.magnitude, width: 2, to: &out)
+        out.append(UInt8(ascii: "-")); appendDecimal(day.magnitude, width: 2, to: &out)
+        out.append(UInt8(ascii: "T")); appendDecimal((millis / 3_600_000).magnitude, width: 2, to: &out)
+        out.append(UInt8(ascii: ":")); appendDecimal((millis / 60_000 % 60).magnitude, width: 2, to: &out)
+        out.append(UInt8(ascii: ":")); appendDecimal((millis / 1000 % 60).magnitude, width: 2, to: &out)
+        out.append(UInt8(ascii: ".")); appendDecimal((millis % 1000).magnitude, width: 3, to: &out)
         out.append(UInt8(ascii: "Z"))
         return String(decoding: out, as: UTF8.self)
     }
@@ -44,23 +44,5 @@ public enum ISOTime {
         let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
         let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    /// Appends `value` in decimal, zero-padded to at least `width` digits (one String per timestamp, not one per part):
-    /// the places made first, then each digit written into its own from the last (reversing a slice of the array in
-    /// place copied the whole array each time).
-    private static func digits(_ value: UInt64, _ width: Int, into out: inout [UInt8]) {
-        var count = 1
-        var probe = value
-        while probe >= 10 { probe /= 10; count += 1 }
-        let places = max(width, count)
-        out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: places))
-        var rest = value
-        var index = out.count - 1
-        while rest > 0 {
-            out[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
-            rest /= 10
-            index -= 1
-        }
     }
 }

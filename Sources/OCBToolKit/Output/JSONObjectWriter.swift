@@ -107,20 +107,10 @@ struct JSONObjectWriter {
     }
 
     /// Appends `value` in decimal, as `String(value)` spells it (a minus sign, no leading zeros), without making the
-    /// string: the digits' places made first, then each written into its own from the last.
+    /// string (``appendDecimal(_:width:to:)``).
     static func decimal(_ value: Int64, into bytes: inout [UInt8]) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var rest = value.magnitude
-        var count = 1
-        var probe = rest
-        while probe >= 10 { probe /= 10; count += 1 }
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
-        var index = bytes.count - 1
-        while rest > 0 {
-            bytes[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
-            rest /= 10
-            index -= 1
-        }
+        appendDecimal(value.magnitude, to: &bytes)
     }
 
     /// Closes the object and gives its text.
