@@ -21,22 +21,35 @@ public enum Hex {
         guard !bytes.isEmpty else { return "" }
         var separator = separator
         return separator.withUTF8 { between in
-            // At most a few thousand bytes (an extended advertisement's 1,650): no overflow.
-            let count = bytes.count * 2 + (bytes.count - 1) * between.count
-            return String(unsafeUninitializedCapacity: count) { text in
-                lowercaseDigits.withUnsafeBufferPointer { digits in
-                    var at = 0
-                    for (index, byte) in bytes.enumerated() {
-                        if index > 0 {
-                            for mark in between { text[at] = mark; at += 1 }
-                        }
-                        text[at] = digits[Int(byte >> 4)]
-                        text[at + 1] = digits[Int(byte & 0x0F)]
-                        at += 2
-                    }
-                    return at
-                }
+            String(unsafeUninitializedCapacity: count(of: bytes.count, separator: between.count)) { text in
+                write(bytes, separator: between, into: text)
             }
+        }
+    }
+
+    /// The length of the hex text of `bytes` bytes with a `separator`-byte separator between them: 2 a byte plus the
+    /// separators (at most a few thousand bytes are written at once, an extended advertisement's 1,650: no overflow).
+    public static func count(of bytes: Int, separator: Int) -> Int {
+        bytes == 0 ? 0 : bytes * 2 + (bytes - 1) * separator
+    }
+
+    /// Writes the lower-case hex of `bytes`, `separator` between bytes, at the start of `text`, returning the bytes
+    /// written: ``count(of:separator:)``, or 0 when `text` is shorter than that (nothing is written then). The one
+    /// hex writer of ``string(_:separator:)`` and of output written straight into a buffer (cbtool's JSON lines).
+    public static func write(_ bytes: UnsafeBufferPointer<UInt8>, separator: UnsafeBufferPointer<UInt8>,
+                             into text: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        guard text.count >= count(of: bytes.count, separator: separator.count) else { return 0 }
+        return lowercaseDigits.withUnsafeBufferPointer { digits in
+            var at = 0
+            for (index, byte) in bytes.enumerated() {
+                if index > 0 {
+                    for mark in separator { text[at] = mark; at += 1 }
+                }
+                text[at] = digits[Int(byte >> 4)]
+                text[at + 1] = digits[Int(byte & 0x0F)]
+                at += 2
+            }
+            return at
         }
     }
 
@@ -47,9 +60,39 @@ public enum Hex {
 
     /// Upper-case hex of `value`, zero-padded to at least `digits` digits, no prefix: `(0x2A, 4)` → "002A".
     /// The one formatter of handles, opcodes, codes, UUIDs and addresses in descriptions across the layers.
+    /// Values that fit in 64 bits are written in place from the digit table (``writeUppercase(_:digits:into:)``);
+    /// negative ones keep their sign before the padding ("-2A" → `(-0x2A, 4)` → "00-2A", as `String(radix:)` pads).
     public static func uppercase<T: BinaryInteger>(_ value: T, digits: Int) -> String {
+        if let value = UInt64(exactly: value) {
+            let places = uppercaseCount(value, digits: digits)
+            return String(unsafeUninitializedCapacity: places) { writeUppercase(value, digits: places, into: $0) }
+        }
         let text = String(value, radix: 16, uppercase: true)
         return String(repeating: "0", count: max(0, digits - text.count)) + text
+    }
+
+    /// The places ``uppercase(_:digits:)`` writes for `value`: its significant digits (at least one), or `digits`
+    /// when more (at most 64).
+    public static func uppercaseCount(_ value: UInt64, digits: Int) -> Int {
+        let significant = max(1, (64 - value.leadingZeroBitCount + 3) / 4)
+        return max(significant, min(digits, 64))
+    }
+
+    /// Writes the low `digits` hex digits of `value`, upper case, most significant first (zero-padded: places past the
+    /// 16th are "0"), at the start of `text`; returns `digits`, or 0 when `text` is shorter (nothing written). The one
+    /// upper-case hex writer of handles, UUIDs and company identifiers in text.
+    public static func writeUppercase(_ value: UInt64, digits: Int, into text: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        guard digits > 0, text.count >= digits else { return 0 }
+        return uppercaseDigits.withUnsafeBufferPointer { table in
+            var rest = value
+            var place = digits
+            while place > 0 {
+                place -= 1
+                text[place] = table[Int(rest & 0x0F)]
+                rest >>= 4
+            }
+            return digits
+        }
     }
 
     /// Parses hex text into bytes, ignoring whitespace, ':' and '-' separators and an optional "0x" prefix;

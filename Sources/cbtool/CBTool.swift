@@ -23,16 +23,8 @@ enum CBTool {
         // more wait (OutputSink.hold) go in one write.
         let output = OutputSink(mode: invocation.outputMode, write: { line in
             FileHandle.standardOutput.write(Data((line + "\n").utf8))
-        }, writeLines: { lines in
-            // One buffer sized for all the lines, each copied in whole from its UTF-8 (a scan under a flood writes up
-            // to 256 lines of about 400 bytes at a time).
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(lines.reduce(0) { $0 + $1.utf8.count + 1 })
-            for var line in lines {
-                line.withUTF8 { bytes.append(contentsOf: $0) }
-                bytes.append(0x0A)
-            }
-            FileHandle.standardOutput.write(Data(bytes))
+        }, writeBytes: { bytes in
+            FileHandle.standardOutput.write(Data(bytes))  // a batch of held lines (a scan under a flood: up to 256)
         })
         do {
             try dispatch(invocation, output: output)

@@ -93,5 +93,33 @@ import Testing
         #expect(Hex.uppercase(UInt16(0x2A), digits: 4) == "002A")
         #expect(Hex.uppercase(UInt32(0x1234_5678), digits: 4) == "12345678")
         #expect(Hex.uppercase(UInt16(0), digits: 0) == "0")
+        #expect(Hex.uppercase(UInt64.max, digits: 4) == "FFFFFFFFFFFFFFFF")
+        #expect(Hex.uppercase(UInt8(0xAB), digits: 20) == "000000000000000000AB", "padding past 16 places")
+        #expect(Hex.uppercase(-0x2A, digits: 4) == "0-2A", "a negative value keeps String(radix:)'s spelling")
+    }
+
+    /// The table-driven writer gives `String(radix:uppercase:)` padded with zeros, for 1,000 seeded values of every
+    /// width and each number of places from 0 to 17.
+    @Test func upperCaseHexIsStringRadixPadded() {
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for round in 0..<1_000 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let value = seed >> (seed % 64)
+            let digits = round % 18
+            let text = String(value, radix: 16, uppercase: true)
+            #expect(Hex.uppercase(value, digits: digits) == String(repeating: "0", count: max(0, digits - text.count)) + text)
+        }
+    }
+
+    /// A writer given too little room writes nothing and says so.
+    @Test func hexWritersGivenTooLittleRoomWriteNothing() {
+        var room = [UInt8](repeating: 0x2E, count: 3)
+        let upper = room.withUnsafeMutableBufferPointer { Hex.writeUppercase(0x1234, digits: 4, into: $0) }
+        let lower = room.withUnsafeMutableBufferPointer { text in
+            [UInt8](arrayLiteral: 0xAB, 0xCD).withUnsafeBufferPointer { bytes in
+                ":".utf8.withContiguousStorageIfAvailable { Hex.write(bytes, separator: $0, into: text) } ?? -1
+            }
+        }
+        #expect(upper == 0 && lower == 0 && room == [0x2E, 0x2E, 0x2E])
     }
 }

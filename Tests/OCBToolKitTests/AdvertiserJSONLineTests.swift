@@ -33,6 +33,22 @@ struct AdvertiserJSONLineTests {
         #expect(AdvertiserFormatter.jsonLine(snapshot, time: time).contains(#""time":"2026-12-02T01:40:00.123456Z","truncated":true,"txPower":null"#))
     }
 
+    /// The scan's hot path writes the same line after what its buffer holds, with the time from microseconds.
+    @Test("a line written into a batch's buffer is the line with the ISO time of its microseconds, after the lines before it")
+    func lineWrittenIntoABatch() throws {
+        let data = AdvertisingData(bytes: Hex.bytes("02010607ffffff4bc30000") ?? [])  // the flood's advertiser 0xC34B
+        let address = try #require(BluetoothAddress("D0:00:00:00:C3:4B"))
+        let snapshot = AdvertiserSnapshot(address: address, addressType: .random, rssi: -70, isConnectable: false,
+                                          advertisement: MergedAdvertisement(advertisingData: data))
+        var batch = LineBuffer()
+        batch.append("earlier line\n")
+        AdvertiserFormatter.writeJSONLine(snapshot, microsecondsSince1970: 1_796_541_149_407_999, into: &batch)
+        let line = AdvertiserFormatter.jsonLine(snapshot, time: "2026-12-06T07:12:29.407Z")
+        #expect(batch.text == "earlier line\n" + line)
+        #expect(line.contains(#""decoded":["flags 0x06 (LE General Discoverable, BR/EDR Not Supported)","#))
+        #expect(line.contains(#""data":"4bc30000""#))
+    }
+
     @Test("3,000 seeded snapshots (names with quotes, backslashes and control bytes, Eddystone, iBeacon, nils) give the object's exact text")
     func seededSnapshots() {
         var random = FuzzRandom(seed: 13)

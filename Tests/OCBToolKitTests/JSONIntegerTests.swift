@@ -13,9 +13,10 @@ import Testing
             values.append(Int64(bitPattern: seed) >> (seed % 63))
         }
         for value in values {
-            var bytes: [UInt8] = [0x7B]
-            JSONObjectWriter.decimal(value, into: &bytes)
-            #expect(String(decoding: bytes.dropFirst(), as: UTF8.self) == String(value))
+            var line = LineBuffer()
+            line.append(0x7B)
+            appendDecimal(value, to: &line)
+            #expect(line.text == "{" + String(value))
         }
     }
 }

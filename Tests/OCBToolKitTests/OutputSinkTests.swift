@@ -7,8 +7,9 @@ import Testing
 @Suite struct OutputSinkTests {
     @Test func heldLinesAreWrittenTogetherInOrder() {
         var single: [String] = []
-        var batches: [[String]] = []
-        let sink = OutputSink(mode: .text, write: { single.append($0) }, writeLines: { batches.append($0) })
+        var batches: [String] = []
+        let sink = OutputSink(mode: .text, write: { single.append($0) },
+                              writeBytes: { batches.append(String(decoding: $0, as: UTF8.self)) })
         sink.emit("one", json: "x")
         #expect(single == ["one"] && batches.isEmpty, "not held: written at once")
         sink.hold()
@@ -16,14 +17,33 @@ import Testing
         sink.note("three")
         #expect(single == ["one"] && batches.isEmpty)
         sink.flush()
-        #expect(batches == [["two", "three"]])
+        #expect(batches == ["two\nthree\n"])
+        sink.flush()
+        #expect(batches.count == 1, "nothing held: nothing written")
         for n in 0..<OutputSink.heldLimit { sink.emit("line \(n)", json: "x") }
-        #expect(batches.count == 2 && batches[1].count == OutputSink.heldLimit, "the limit writes without a flush")
+        #expect(batches.count == 2, "the limit writes without a flush")
+        #expect(batches[1] == (0..<OutputSink.heldLimit).map { "line \($0)\n" }.joined())
         sink.emit("last", json: "x")
         sink.release()
-        #expect(batches.last == ["last"])
+        #expect(batches.last == "last\n")
         sink.emit("after", json: "x")
         #expect(single == ["one", "after"], "released: written at once again")
+    }
+
+    /// A scan's JSON lines are written straight into the held batch, between lines of other shapes, in order; a sink
+    /// without a byte writer gets the batch line by line.
+    @Test func jsonLinesWrittenIntoTheBatchKeepTheirPlace() {
+        var lines: [String] = []
+        let sink = OutputSink(mode: .jsonLines) { lines.append($0) }
+        sink.emit("x") { $0.append("{\"n\":0}") }
+        #expect(lines == [#"{"n":0}"#], "not held: written at once")
+        sink.hold()
+        sink.emit("x") { $0.append("{\"n\":1}") }
+        sink.emit("x", json: ["n": 2])
+        sink.emit("x") { $0.append("{\"n\":3}") }
+        #expect(lines.count == 1)
+        sink.release()
+        #expect(lines == [#"{"n":0}"#, #"{"n":1}"#, #"{"n":2}"#, #"{"n":3}"#])
     }
 
     @Test func onlyTheModesFormIsBuilt() {

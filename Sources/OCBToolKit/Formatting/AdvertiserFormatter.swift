@@ -14,33 +14,82 @@ public enum AdvertiserFormatter {
     /// "services 180D Heart Rate", "Apple, Inc. (0x004C) iBeacon …", "tx power 4 dBm".
     public static func items(_ snapshot: AdvertiserSnapshot) -> [String] {
         var items: [String] = []
-        if let flags = snapshot.flags { items.append(flagsText(flags)) }
+        forEachItem(snapshot) { items.append($0.text) }
+        return items
+    }
+
+    /// Writes each of ``items(_:)`` in turn into one buffer, emptied before each, and gives it to `each`: the items'
+    /// one writer, with no string made for a piece (a scan's JSON line writes them from there).
+    static func forEachItem(_ snapshot: AdvertiserSnapshot, _ each: (borrowing LineBuffer) -> Void) {
+        var item = LineBuffer(capacity: 256)
+        if let flags = snapshot.flags {
+            item.append(flagsText(flags))
+            each(item)
+        }
         if !snapshot.serviceUUIDs.isEmpty {
-            items.append("services " + snapshot.serviceUUIDs.map(GATTText.uuid).joined(separator: ", "))
+            item.removeAll()
+            item.append("services ")
+            appendUUIDs(snapshot.serviceUUIDs, to: &item)
+            each(item)
         }
         if !snapshot.solicitedServiceUUIDs.isEmpty {
-            items.append("solicits " + snapshot.solicitedServiceUUIDs.map(GATTText.uuid).joined(separator: ", "))
+            item.removeAll()
+            item.append("solicits ")
+            appendUUIDs(snapshot.solicitedServiceUUIDs, to: &item)
+            each(item)
         }
         for data in snapshot.serviceData {
+            item.removeAll()
             if data.uuid == Eddystone.serviceUUID, let frame = Eddystone(serviceData: data.data) {
-                items.append(eddystoneText(frame))
+                item.append(eddystoneText(frame))
             } else {
-                items.append("service data \(GATTText.uuid(data.uuid)): \(GATTText.bytes(data.data))")
+                item.append("service data ")
+                GATTText.appendUUID(data.uuid, to: &item)
+                item.append(": ")
+                GATTText.appendBytes(data.data, to: &item)
             }
+            each(item)
         }
         for manufacturer in snapshot.manufacturerData {
+            item.removeAll()
+            GATTText.appendCompany(manufacturer.companyID, to: &item)
             if let beacon = IBeacon(manufacturer) {
-                items.append("\(GATTText.company(manufacturer.companyID)) iBeacon \(beacon.proximityUUID.uuidString128) "
-                             + "major \(beacon.major) minor \(beacon.minor) power \(beacon.measuredPower) dBm")
+                item.append(" iBeacon ")
+                item.append(beacon.proximityUUID.uuidString128)
+                item.append(" major ")
+                appendDecimal(Int64(beacon.major), to: &item)
+                item.append(" minor ")
+                appendDecimal(Int64(beacon.minor), to: &item)
+                item.append(" power ")
+                appendDecimal(Int64(beacon.measuredPower), to: &item)
+                item.append(" dBm")
             } else {
-                items.append("\(GATTText.company(manufacturer.companyID)): \(GATTText.bytes(manufacturer.payload))")
+                item.append(": ")
+                GATTText.appendBytes(manufacturer.payload, to: &item)
             }
+            each(item)
         }
-        if let power = snapshot.txPowerLevel { items.append("tx power \(power) dBm") }
+        if let power = snapshot.txPowerLevel {
+            item.removeAll()
+            item.append("tx power ")
+            appendDecimal(Int64(power), to: &item)
+            item.append(" dBm")
+            each(item)
+        }
         if let appearance = snapshot.appearance {
-            items.append("appearance " + (AssignedNumbers.appearanceName(appearance) ?? GATTText.handle(appearance)))
+            item.removeAll()
+            item.append("appearance ")
+            if let name = AssignedNumbers.appearanceName(appearance) { item.append(name) } else { GATTText.appendHandle(appearance, to: &item) }
+            each(item)
         }
-        return items
+    }
+
+    /// "180D Heart Rate, 180F Battery Service": UUIDs with their assigned names, comma-separated.
+    private static func appendUUIDs(_ uuids: [BluetoothUUID], to out: inout LineBuffer) {
+        for (index, uuid) in uuids.enumerated() {
+            if index > 0 { out.append(", ") }
+            GATTText.appendUUID(uuid, to: &out)
+        }
     }
 
     /// The whole line (see the type's description).
@@ -51,7 +100,11 @@ public enum AdvertiserFormatter {
         if let name = snapshot.name { head += " \"\(name)\"" }
         if let connectable = snapshot.isConnectable { head += connectable ? " connectable" : " non-connectable" }
         if snapshot.isTruncated { head += " (truncated: the controller received only part of it)" }
-        return ([head] + items(snapshot)).joined(separator: "; ")
+        forEachItem(snapshot) { item in
+            head += "; "
+            head += item.text
+        }
+        return head
     }
 
     /// The JSON object: `{"type":"advertiser","address":…,"addressType":…,"rssi":…,"name":…,"connectable":…,
@@ -87,43 +140,60 @@ public enum AdvertiserFormatter {
         return .object(object)
     }
 
-    /// The text of ``json(_:extra:)`` with `"time": time`, written straight into bytes without building the object
-    /// (`cbtool scan --json` writes one per advertisement): byte for byte the same line.
+    /// The text of ``json(_:extra:)`` with `"time": time` (e.g. an ``ISOTime`` text), written straight into bytes without
+    /// building the object: byte for byte the same line.
     public static func jsonLine(_ snapshot: AdvertiserSnapshot, time: String) -> String {
-        var object = JSONObjectWriter()
-        object.string("address", snapshot.address)
-        object.string("addressType", snapshot.addressType)
-        object.integer("appearance", snapshot.appearance)
-        object.bool("connectable", snapshot.isConnectable)
-        object.strings("decoded", items(snapshot))
-        if let frame = snapshot.serviceData.lazy.filter({ $0.uuid == Eddystone.serviceUUID }).compactMap({ Eddystone(serviceData: $0.data) }).first {
-            object.string("eddystone", eddystoneText(frame))
+        var out = LineBuffer(capacity: 1_024)
+        write(snapshot, into: &out) { $0.string("time", time) }
+        return out.text
+    }
+
+    /// Appends the text of ``jsonLine(_:time:)`` with the time `microseconds` after 1970 (``ISOTime``) to `out`, making
+    /// no string (`cbtool scan --json` writes one per advertisement into the batch of lines it holds).
+    public static func writeJSONLine(_ snapshot: AdvertiserSnapshot, microsecondsSince1970 microseconds: Int64,
+                                     into out: inout LineBuffer) {
+        write(snapshot, into: &out) { object in
+            object.plainString("time") { ISOTime.write(microsecondsSince1970: microseconds, into: &$0) }
         }
-        if let beacon = snapshot.manufacturerData.lazy.compactMap(IBeacon.init).first {
-            object.object("iBeacon") { member in
-                member.integer("major", beacon.major)
-                member.integer("measuredPower", beacon.measuredPower)
-                member.integer("minor", beacon.minor)
-                member.string("uuid", beacon.proximityUUID.uuidString128)
+    }
+
+    /// The object of ``jsonLine(_:time:)``, its `"time"` member written by `time`.
+    private static func write(_ snapshot: AdvertiserSnapshot, into out: inout LineBuffer,
+                              time: (inout JSONObjectWriter) -> Void) {
+        JSONObjectWriter.write(into: &out) { object in
+            object.string("address", snapshot.address)
+            object.string("addressType", snapshot.addressType)
+            object.integer("appearance", snapshot.appearance)
+            object.bool("connectable", snapshot.isConnectable)
+            object.texts("decoded") { each in forEachItem(snapshot, each) }
+            if let frame = snapshot.serviceData.lazy.filter({ $0.uuid == Eddystone.serviceUUID }).compactMap({ Eddystone(serviceData: $0.data) }).first {
+                object.string("eddystone", eddystoneText(frame))
             }
+            if let beacon = snapshot.manufacturerData.lazy.compactMap(IBeacon.init).first {
+                object.object("iBeacon") { member in
+                    member.integer("major", beacon.major)
+                    member.integer("measuredPower", beacon.measuredPower)
+                    member.integer("minor", beacon.minor)
+                    member.string("uuid", beacon.proximityUUID.uuidString128)
+                }
+            }
+            object.objects("manufacturerData", snapshot.manufacturerData) { member, data in
+                member.integer("company", data.companyID)
+                member.string("companyName", data.companyName)
+                member.plainString("data") { $0.appendHex(data.payload) }
+            }
+            object.string("name", snapshot.name)
+            object.integer("rssi", snapshot.rssi)
+            object.objects("serviceData", snapshot.serviceData) { member, data in
+                member.plainString("data") { $0.appendHex(data.data) }
+                member.string("uuid", data.uuid.description)
+            }
+            object.strings("services", snapshot.serviceUUIDs.lazy.map(\.description))
+            time(&object)
+            if snapshot.isTruncated { object.bool("truncated", true) }
+            object.integer("txPower", snapshot.txPowerLevel)
+            object.string("type", "advertiser")
         }
-        object.objects("manufacturerData", snapshot.manufacturerData) { member, data in
-            member.integer("company", data.companyID)
-            member.string("companyName", data.companyName)
-            member.string("data", Hex.string(data.payload))
-        }
-        object.string("name", snapshot.name)
-        object.integer("rssi", snapshot.rssi)
-        object.objects("serviceData", snapshot.serviceData) { member, data in
-            member.string("data", Hex.string(data.data))
-            member.string("uuid", data.uuid.description)
-        }
-        object.strings("services", snapshot.serviceUUIDs.lazy.map(\.description))
-        object.string("time", time)
-        if snapshot.isTruncated { object.bool("truncated", true) }
-        object.integer("txPower", snapshot.txPowerLevel)
-        object.string("type", "advertiser")
-        return object.finish()
     }
 
     /// "flags 0x06 (LE General Discoverable, BR/EDR Not Supported)" (Supplement Part A §1.3).

@@ -8,15 +8,15 @@ import OCBHCI
 public enum GATTText {
     /// "0x000E": an attribute or connection handle, 4 upper-case hex digits.
     public static func handle(_ value: UInt16) -> String {
-        String(unsafeUninitializedCapacity: 6) { text in
-            text[0] = UInt8(ascii: "0")
-            text[1] = UInt8(ascii: "x")
-            for place in 0..<4 {
-                let nibble = Int(value >> (12 - 4 * place) & 0x0F)
-                text[2 + place] = nibble < 10 ? UInt8(ascii: "0") + UInt8(nibble) : UInt8(ascii: "A") + UInt8(nibble - 10)
-            }
-            return 6
-        }
+        var text = LineBuffer(capacity: 6)
+        appendHandle(value, to: &text)
+        return text.text
+    }
+
+    /// Appends ``handle(_:)``'s text to `out`.
+    public static func appendHandle(_ value: UInt16, to out: inout LineBuffer) {
+        out.append("0x")
+        out.append(atMost: 4) { Hex.writeUppercase(UInt64(value), digits: 4, into: $0) }
     }
 
     /// "0x000E": an attribute handle, 4 upper-case hex digits.
@@ -27,13 +27,39 @@ public enum GATTText {
 
     /// "2A37 Heart Rate Measurement", or the bare UUID when the assigned numbers do not name it.
     public static func uuid(_ uuid: BluetoothUUID) -> String {
-        AssignedNumbers.name(for: uuid).map { "\(uuid) \($0)" } ?? uuid.description
+        var text = LineBuffer(capacity: 64)
+        appendUUID(uuid, to: &text)
+        return text.text
+    }
+
+    /// Appends ``uuid(_:)``'s text to `out`.
+    public static func appendUUID(_ uuid: BluetoothUUID, to out: inout LineBuffer) {
+        let description = uuid.description
+        out.append(description)
+        if let name = AssignedNumbers.name(for: uuid) {
+            out.append(" ")
+            out.append(name)
+        }
     }
 
     /// "Apple, Inc. (0x004C)", or "company 0xFFFF" when unassigned.
     public static func company(_ id: UInt16) -> String {
-        let code = handle(id)
-        return AssignedNumbers.companyName(id).map { "\($0) (\(code))" } ?? "company \(code)"
+        var text = LineBuffer(capacity: 64)
+        appendCompany(id, to: &text)
+        return text.text
+    }
+
+    /// Appends ``company(_:)``'s text to `out`.
+    public static func appendCompany(_ id: UInt16, to out: inout LineBuffer) {
+        if let name = AssignedNumbers.companyName(id) {
+            out.append(name)
+            out.append(" (")
+            appendHandle(id, to: &out)
+            out.append(")")
+        } else {
+            out.append("company ")
+            appendHandle(id, to: &out)
+        }
     }
 
     /// "1 connection", "0 connections", "2 read blobs": `value`, a space, then `plural` (a noun phrase ending in "s")
@@ -45,5 +71,10 @@ public enum GATTText {
     /// Lower-case hex bytes separated by spaces ("01 ff"); "(empty)" for no bytes.
     public static func bytes(_ value: [UInt8]) -> String {
         value.isEmpty ? "(empty)" : Hex.string(value, separator: " ")
+    }
+
+    /// Appends ``bytes(_:)``'s text to `out`.
+    public static func appendBytes(_ value: [UInt8], to out: inout LineBuffer) {
+        if value.isEmpty { out.append("(empty)") } else { out.appendHex(value, separator: " ") }
     }
 }

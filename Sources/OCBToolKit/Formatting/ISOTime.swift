@@ -8,6 +8,13 @@
 public enum ISOTime {
     /// The time `microseconds` after 1970-01-01T00:00:00Z (negative: before it).
     public static func string(microsecondsSince1970 microseconds: Int64) -> String {
+        var out = LineBuffer(capacity: 32)
+        write(microsecondsSince1970: microseconds, into: &out)
+        return out.text
+    }
+
+    /// Appends ``string(microsecondsSince1970:)``'s text to `out` without making the string (a scan's JSON line).
+    public static func write(microsecondsSince1970 microseconds: Int64, into out: inout LineBuffer) {
         let perDay: Int64 = 86_400_000_000
         // Floor division: the day and the microseconds into it (0..<perDay) also for negative times.
         var days = microseconds / perDay
@@ -15,8 +22,6 @@ public enum ISOTime {
         if intoDay < 0 { days -= 1; intoDay += perDay }
         let (year, month, day) = civil(daysSince1970: days)
         let millis = intoDay / 1000
-        var out: [UInt8] = []
-        out.reserveCapacity(32)
         if (0...9999).contains(year) {
             appendDecimal(year.magnitude, width: 4, to: &out)
         } else {
@@ -30,7 +35,6 @@ public enum ISOTime {
         out.append(UInt8(ascii: ":")); appendDecimal((millis / 1000 % 60).magnitude, width: 2, to: &out)
         out.append(UInt8(ascii: ".")); appendDecimal((millis % 1000).magnitude, width: 3, to: &out)
         out.append(UInt8(ascii: "Z"))
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// Year, month (1-12), day (1-31) of a day count from 1970-01-01 (H. Hinnant's civil_from_days; |days| < 2^40).

@@ -1,29 +1,31 @@
-// Writes one JSON object's members straight into UTF-8 bytes, in the sorted key order JSONValue's text uses.
+// Writes one JSON object's members straight into a line buffer, in the sorted key order JSONValue's text uses.
 
 /// An object written member by member without building a ``JSONValue``: the same bytes as the equal
 /// `JSONValue.object(…).text` when members are added in ascending UTF-8 key order (the caller's duty; a debug build
 /// checks it). For hot paths (a scan's line per advertisement); everything else builds a ``JSONValue``.
 ///
-/// Shape: `{"key":value,…}`; strings escaped as ``JSONValue`` escapes them (RFC 8259 §7).
-struct JSONObjectWriter {
-    /// The bytes so far (the object is closed by ``finish()``).
-    private(set) var bytes: [UInt8]
+/// Shape: `{"key":value,…}`; strings escaped as ``JSONValue`` escapes them (RFC 8259 §7). The object is written at the
+/// end of a ``LineBuffer`` (``write(into:members:)``), which is moved in for the duration and back, so the lines of a
+/// batch go into one buffer with no copy.
+struct JSONObjectWriter: ~Copyable {
+    /// The buffer written into, borrowed from the caller of ``write(into:members:)``.
+    private var out: LineBuffer
     private var count = 0
     #if DEBUG
     private var lastKey = ""
     #endif
 
-    /// Starts an object, reserving `capacity` bytes (a scan's line with a name, manufacturer data and its decoded text
-    /// passes 512).
-    init(capacity: Int = 1_024) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
-        bytes.append(0x7B)  // {
+    private init(out: consuming LineBuffer) {
+        self.out = out
     }
 
-    private init(opening bytes: consuming [UInt8]) {
-        self.bytes = bytes
-        self.bytes.append(0x7B)
+    /// Appends one object to `buffer`: `{`, the members `members` writes (in ascending key order), `}`.
+    static func write(into buffer: inout LineBuffer, members: (inout JSONObjectWriter) -> Void) {
+        var writer = JSONObjectWriter(out: buffer)  // the object writes on at the end of the caller's bytes: moved, not copied
+        writer.out.append(0x7B)
+        members(&writer)
+        writer.out.append(0x7D)
+        buffer = writer.out
     }
 
     private mutating func key(_ key: StaticString) {
@@ -32,90 +34,95 @@ struct JSONObjectWriter {
         assert(count == 0 || lastKey.utf8.lexicographicallyPrecedes(text.utf8), "JSON keys out of order: \(lastKey), \(text)")
         lastKey = text
         #endif
-        if count > 0 { bytes.append(0x2C) }
+        if count > 0 { out.append(0x2C) }
         count += 1
-        bytes.append(0x22)
-        key.withUTF8Buffer { bytes.append(contentsOf: $0) }  // keys are ours: plain ASCII, nothing to escape
-        bytes.append(0x22)
-        bytes.append(0x3A)
+        out.append(0x22)
+        out.append(key)  // keys are ours: plain ASCII, nothing to escape
+        out.append(0x22)
+        out.append(0x3A)
     }
 
     /// `"key":"value"` (escaped), or `"key":null` for nil.
     mutating func string(_ name: StaticString, _ value: String?) {
         key(name)
-        if let value { JSONValue.writeString(value, into: &bytes) } else { bytes += "null".utf8 }
+        if let value { JSONValue.writeString(value, into: &out) } else { out.append("null") }
+    }
+
+    /// `"key":"…"`: a string whose text `text` appends as it is (the caller's duty: nothing in it needs escaping, e.g.
+    /// hex digits or a timestamp).
+    mutating func plainString(_ name: StaticString, _ text: (inout LineBuffer) -> Void) {
+        key(name)
+        out.append(0x22)
+        text(&out)
+        out.append(0x22)
     }
 
     /// `"key":12`, or `"key":null` for nil.
     mutating func integer<T: BinaryInteger>(_ name: StaticString, _ value: T?) {
         key(name)
-        if let value { Self.decimal(Int64(clamping: value), into: &bytes) } else { bytes += "null".utf8 }
+        if let value { appendDecimal(Int64(clamping: value), to: &out) } else { out.append("null") }
     }
 
     /// `"key":true`, or `"key":null` for nil.
     mutating func bool(_ name: StaticString, _ value: Bool?) {
         key(name)
-        if let value { bytes += (value ? "true" : "false").utf8 } else { bytes += "null".utf8 }
+        switch value {
+        case true?: out.append("true")
+        case false?: out.append("false")
+        case nil: out.append("null")
+        }
     }
 
     /// `"key":` and any value.
     mutating func value(_ name: StaticString, _ value: JSONValue) {
         key(name)
-        value.write(into: &bytes)
+        value.write(into: &out)
     }
 
     /// `"key":["a","b"]`.
     mutating func strings<S: Sequence>(_ name: StaticString, _ values: S) where S.Element == String {
         key(name)
-        bytes.append(0x5B)
+        out.append(0x5B)
         var first = true
         for value in values {
-            if !first { bytes.append(0x2C) }
+            if !first { out.append(0x2C) }
             first = false
-            JSONValue.writeString(value, into: &bytes)
+            JSONValue.writeString(value, into: &out)
         }
-        bytes.append(0x5D)
+        out.append(0x5D)
+    }
+
+    /// `"key":["a","b"]` of texts given as bytes (escaped like strings): `texts` calls the function it is given once
+    /// per element, with the element's UTF-8.
+    mutating func texts(_ name: StaticString, _ texts: ((borrowing LineBuffer) -> Void) -> Void) {
+        key(name)
+        out.append(0x5B)
+        var first = true
+        texts { text in
+            if !first { out.append(0x2C) }
+            first = false
+            text.withBytes { JSONValue.writeString($0, into: &out) }
+        }
+        out.append(0x5D)
     }
 
     /// `"key":[{…},{…}]`: one object per element, its members written by `members` (in ascending key order).
     mutating func objects<S: Sequence>(_ name: StaticString, _ elements: S,
                                        members: (inout JSONObjectWriter, S.Element) -> Void) {
         key(name)
-        bytes.append(0x5B)
+        out.append(0x5B)
         var first = true
         for element in elements {
-            if !first { bytes.append(0x2C) }
+            if !first { out.append(0x2C) }
             first = false
-            object(of: element, members: members)
+            Self.write(into: &out) { members(&$0, element) }
         }
-        bytes.append(0x5D)
+        out.append(0x5D)
     }
 
     /// `"key":{…}`, its members written by `members` (in ascending key order).
     mutating func object(_ name: StaticString, members: (inout JSONObjectWriter) -> Void) {
         key(name)
-        object(of: (), members: { writer, _ in members(&writer) })
-    }
-
-    private mutating func object<T>(of element: T, members: (inout JSONObjectWriter, T) -> Void) {
-        var carried: [UInt8] = []
-        swap(&carried, &bytes)  // the nested object writes on at the end of this one's bytes, without a copy
-        var nested = JSONObjectWriter(opening: consume carried)
-        members(&nested, element)
-        nested.bytes.append(0x7D)
-        swap(&nested.bytes, &bytes)
-    }
-
-    /// Appends `value` in decimal, as `String(value)` spells it (a minus sign, no leading zeros), without making the
-    /// string (``appendDecimal(_:width:to:)``).
-    static func decimal(_ value: Int64, into bytes: inout [UInt8]) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        appendDecimal(value.magnitude, to: &bytes)
-    }
-
-    /// Closes the object and gives its text.
-    consuming func finish() -> String {
-        bytes.append(0x7D)  // }
-        return String(decoding: bytes, as: UTF8.self)
+        Self.write(into: &out, members: members)
     }
 }

@@ -43,19 +43,18 @@ public enum JSONValue: Hashable, Sendable, ExpressibleByStringLiteral, Expressib
 
     /// The value as compact JSON text on one line (no newline inside: control characters are escaped).
     public var text: String {
-        var out: [UInt8] = []
-        out.reserveCapacity(256)
+        var out = LineBuffer(capacity: 256)
         write(into: &out)
-        return String(decoding: out, as: UTF8.self)
+        return out.text
     }
 
     /// Appends the UTF-8 of the value's text to `out`.
-    func write(into out: inout [UInt8]) {
+    func write(into out: inout LineBuffer) {
         switch self {
-        case .null: out += "null".utf8
-        case let .bool(value): out += (value ? "true" : "false").utf8
-        case let .int(value): out += String(value).utf8
-        case let .double(value): out += (value.isFinite ? "\(value)" : "null").utf8
+        case .null: out.append("null")
+        case let .bool(value): if value { out.append("true") } else { out.append("false") }
+        case let .int(value): appendDecimal(value, to: &out)
+        case let .double(value): out.append(value.isFinite ? "\(value)" : "null")
         case let .string(value): Self.writeString(value, into: &out)
         case let .array(values):
             out.append(0x5B)  // [
@@ -78,29 +77,32 @@ public enum JSONValue: Hashable, Sendable, ExpressibleByStringLiteral, Expressib
 
     /// Writes `value` quoted, escaping `"`, `\` and the control characters U+0000-U+001F (RFC 8259 §7); every other
     /// byte of its UTF-8 is copied as it is.
-    static func writeString(_ value: String, into out: inout [UInt8]) {
-        out.append(0x22)
+    static func writeString(_ value: String, into out: inout LineBuffer) {
         var value = value
-        value.withUTF8 { bytes in  // runs between escapes are copied whole
-            let raw = UnsafeRawBufferPointer(bytes)
-            var run = 0
-            var index = 0
-            while index < bytes.count {
-                // Eight bytes at a time while none of them is escaped (a scan line is mostly plain ASCII).
-                if bytes.count - index >= 8, !mayNeedEscape(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
-                    index += 8
-                    continue
-                }
-                let byte = bytes[index]
-                if byte < 0x20 || byte == 0x22 || byte == 0x5C {
-                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
-                    out += escape(byte).utf8
-                    run = index + 1
-                }
-                index += 1
+        value.withUTF8 { writeString(UnsafeRawBufferPointer($0), into: &out) }
+    }
+
+    /// Writes the text whose UTF-8 is `raw` as ``writeString(_:into:)`` writes a string (the bytes are copied as they
+    /// are except for the escapes: invalid UTF-8 stays invalid).
+    static func writeString(_ raw: UnsafeRawBufferPointer, into out: inout LineBuffer) {
+        out.append(0x22)
+        var run = 0  // runs between escapes are copied whole
+        var index = 0
+        while index < raw.count {
+            // Eight bytes at a time while none of them is escaped (a scan line is mostly plain ASCII).
+            if raw.count - index >= 8, !mayNeedEscape(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+                index += 8
+                continue
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
+            let byte = raw[index]
+            if byte < 0x20 || byte == 0x22 || byte == 0x5C {
+                out.append(UnsafeRawBufferPointer(rebasing: raw[run..<index]))
+                out.append(escape(byte))
+                run = index + 1
+            }
+            index += 1
         }
+        out.append(UnsafeRawBufferPointer(rebasing: raw[run...]))
         out.append(0x22)
     }
 

@@ -13,51 +13,74 @@ public enum OutputMode: Hashable, Sendable {
 /// A command gives every result in both shapes (`text` lines and one `json` object); the sink writes the one its
 /// mode asks for through `write` (one call per line, without the newline). Commands never print directly, so the same
 /// command runs in tests with a collecting sink. Text lines go through ``TerminalText/escaped(_:)`` (their parts may
-/// come from the air or a file); JSON lines escape per RFC 8259.
+/// come from the air or a file); JSON lines escape per RFC 8259. Neither holds a raw line feed.
 ///
-/// Lines may be held (``hold()``) and written together (``flush()``, through `writeLines`, e.g. in one system call): a
-/// live stream faster than its output writes in batches, at most ``heldLimit`` lines at a time, instead of a call per
-/// line. Only the command's thread uses a sink.
+/// Lines may be held (``hold()``) and written together (``flush()``): a live stream faster than its output writes in
+/// batches, at most ``heldLimit`` lines at a time, instead of a call per line. Held lines are kept as their UTF-8, each
+/// ending in a line feed, in one ``LineBuffer`` that is reused for every batch (a scan's JSON line is written straight
+/// into it: ``emit(_:jsonLine:)``); a batch goes to `writeBytes` in one call when the sink has one, else line by line
+/// to `write`. Only the command's thread uses a sink.
 public final class OutputSink: @unchecked Sendable {
     /// The style written.
     public let mode: OutputMode
     private let writeLine: (String) -> Void
-    private let writeLines: ([String]) -> Void
-    /// The lines held for the next ``flush()``; nil while lines are written as they come.
-    private var held: [String]?
+    private let writeBytes: ((UnsafeRawBufferPointer) -> Void)?
+    /// True between ``hold()`` and ``release()``.
+    private var holding = false
+    /// The held lines, each ending in a line feed.
+    private var held = LineBuffer()
+    /// How many lines ``held`` has.
+    private var heldLines = 0
     /// The most lines held before they are written without waiting for ``flush()``.
     public static let heldLimit = 256
 
-    /// Makes a sink writing lines through `write` (e.g. `{ print($0) }`); held lines go through `writeLines` when
-    /// given (one call for all of them), else through `write` one by one.
-    public init(mode: OutputMode, write: @escaping (String) -> Void, writeLines: (([String]) -> Void)? = nil) {
+    /// Makes a sink writing lines through `write` (e.g. `{ print($0) }`); held lines go through `writeBytes` when given
+    /// (one call for a batch: the UTF-8 of its lines, each ending in a line feed), else through `write` one by one.
+    public init(mode: OutputMode, write: @escaping (String) -> Void,
+                writeBytes: ((UnsafeRawBufferPointer) -> Void)? = nil) {
         self.mode = mode
         self.writeLine = write
-        self.writeLines = writeLines ?? { lines in lines.forEach(write) }
+        self.writeBytes = writeBytes
     }
 
     /// From now on, lines are held until ``flush()`` (or until ``heldLimit`` are), until ``release()``.
     public func hold() {
-        if held == nil { held = [] }
+        holding = true
     }
 
     /// Writes the held lines, if any, and goes on holding.
     public func flush() {
-        guard let lines = held, !lines.isEmpty else { return }
-        held = []
-        writeLines(lines)
+        guard heldLines > 0 else { return }
+        if let writeBytes {
+            held.withBytes(writeBytes)
+        } else {
+            held.withBytes { bytes in
+                for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast() {
+                    writeLine(String(decoding: line, as: UTF8.self))
+                }
+            }
+        }
+        held.removeAll()
+        heldLines = 0
     }
 
     /// Writes the held lines and goes back to writing each line as it comes.
     public func release() {
         flush()
-        held = nil
+        holding = false
     }
 
     private func write(_ line: String) {
-        guard held != nil else { return writeLine(line) }
-        held?.append(line)
-        if (held?.count ?? 0) >= Self.heldLimit { flush() }
+        guard holding else { return writeLine(line) }
+        held.append(line)
+        endHeldLine()
+    }
+
+    /// Counts the line just written into ``held`` and writes the batch at ``heldLimit``.
+    private func endHeldLine() {
+        held.append(0x0A)
+        heldLines += 1
+        if heldLines >= Self.heldLimit { flush() }
     }
 
     /// Writes one result: `text` (zero or more lines) in text mode, `json` as one line in JSON mode.
@@ -76,12 +99,19 @@ public final class OutputSink: @unchecked Sendable {
         }
     }
 
-    /// Writes one result whose JSON text is already written (``AdvertiserFormatter/jsonLine(_:time:)``); only the
-    /// form the mode writes is built.
-    public func emit(_ text: @autoclosure () -> String, jsonLine: @autoclosure () -> String) {
+    /// Writes one result whose JSON text `jsonLine` appends to a buffer (``AdvertiserFormatter/writeJSONLine(_:microsecondsSince1970:into:)``,
+    /// one line, no line feed): while lines are held, straight into the held batch. Only the form the mode writes is built.
+    public func emit(_ text: @autoclosure () -> String, jsonLine: (inout LineBuffer) -> Void) {
         switch mode {
-        case .text: write(TerminalText.escaped(text()))
-        case .jsonLines: write(jsonLine())
+        case .text:
+            write(TerminalText.escaped(text()))
+        case .jsonLines where holding:
+            jsonLine(&held)
+            endHeldLine()
+        case .jsonLines:
+            var line = LineBuffer(capacity: 1_024)
+            jsonLine(&line)
+            writeLine(line.text)
         }
     }
 

@@ -55,8 +55,13 @@ enum LiveCommandSupport {
     /// A timestamp for JSON lines: ISO 8601 in UTC with milliseconds ("2025-01-31T12:00:00.123Z").
     /// The same formatter as `decode --json` (``ISOTime``).
     static func isoTime(_ date: Date) -> String {
-        let microseconds = (date.timeIntervalSince1970 * 1_000_000).rounded(.down)
-        return ISOTime.string(microsecondsSince1970: Int64(exactly: microseconds) ?? 0)
+        ISOTime.string(microsecondsSince1970: microsecondsSince1970(date))
+    }
+
+    /// The microseconds from 1970-01-01T00:00:00Z to `date`, rounded down (0 for a date no Int64 holds): what
+    /// ``isoTime(_:)`` formats.
+    static func microsecondsSince1970(_ date: Date) -> Int64 {
+        Int64(exactly: (date.timeIntervalSince1970 * 1_000_000).rounded(.down)) ?? 0
     }
 
     /// A timestamp for text lines: local time of day with milliseconds ("14:03:22.517").

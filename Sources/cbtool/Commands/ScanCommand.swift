@@ -7,7 +7,7 @@ import Foundation
 
 /// `cbtool scan [--duration S] [--passive] [--service UUID]... [--duplicates]`.
 ///
-/// One line (``AdvertiserFormatter/line(_:)``) or JSON object (``AdvertiserFormatter/jsonLine(_:time:)``: the
+/// One line (``AdvertiserFormatter/line(_:)``) or JSON object (``AdvertiserFormatter/writeJSONLine(_:microsecondsSince1970:into:)``: the
 /// object of ``AdvertiserFormatter/json(_:extra:)`` plus `"time"`)
 /// per report CoreBluetooth gives: each advertiser once (again when its scan response
 /// completes it: CoreBluetooth's coalescing), or every
@@ -42,20 +42,23 @@ enum ScanCommand {
         // waits when the inbox runs empty (at most OutputSink.heldLimit lines late).
         output.hold()
         defer { output.release() }
-        func list(_ snapshot: AdvertiserSnapshot) {
+        func list(_ snapshot: AdvertiserSnapshot, time: Int64) {
             reports += 1
             tally.note(snapshot.address, isConnectable: snapshot.isConnectable ?? false)
-            output.emit(AdvertiserFormatter.line(snapshot),
-                        jsonLine: AdvertiserFormatter.jsonLine(snapshot, time: LiveCommandSupport.isoTime(Date())))
+            output.emit(AdvertiserFormatter.line(snapshot)) { line in
+                AdvertiserFormatter.writeJSONLine(snapshot, microsecondsSince1970: time, into: &line)
+            }
         }
         scanning: while let event = session.inbox.next(until: deadline) {
             defer { if !session.inbox.hasWaiting { output.flush() } }
             switch event {
             case .discovered(let peripheral, let advertisement, let rssi):
                 // Posted before the scan told the delegate to keep no peripherals.
-                list(AdvertisementText.snapshot(peripheral, advertisement: advertisement, rssi: rssi))
+                list(AdvertisementText.snapshot(peripheral, advertisement: advertisement, rssi: rssi),
+                     time: LiveCommandSupport.microsecondsSince1970(Date()))
             case .advertised(let address, let addressType, let advertisement, let rssi):
-                list(AdvertisementText.snapshot(address: address, addressType: addressType, advertisement: advertisement, rssi: rssi))
+                list(AdvertisementText.snapshot(address: address, addressType: addressType, advertisement: advertisement, rssi: rssi),
+                     time: LiveCommandSupport.microsecondsSince1970(Date()))
             case .stateChanged(let state) where state != .poweredOn:
                 throw .failure("the controller stopped while scanning (CoreBluetooth reports \(state))")
             case .scanFailed(let reason):

@@ -1,0 +1,57 @@
+// The line buffer cbtool's output is written into: appends across growth, reuse after removeAll, clamped writers, hex.
+@testable import OCBToolKit
+import Testing
+
+@Suite struct LineBufferTests {
+    /// Every kind of append, past several doublings of the storage, gives the bytes appended in order; after
+    /// `removeAll()` the buffer is empty and writes from the start again.
+    @Test func appendsKeepTheirOrderAcrossGrowthAndReuse() {
+        var buffer = LineBuffer()
+        var expected: [UInt8] = []
+        for round in 0..<300 {
+            buffer.append(UInt8(round % 200))
+            expected.append(UInt8(round % 200))
+            buffer.append("key")
+            expected += Array("key".utf8)
+            buffer.append("é\(round)")
+            expected += Array("é\(round)".utf8)
+            [UInt8](repeating: 0x41, count: round % 7).withUnsafeBytes { buffer.append($0) }
+            expected += [UInt8](repeating: 0x41, count: round % 7)
+        }
+        #expect(buffer.count == expected.count)
+        #expect(buffer.withBytes { Array($0) } == expected)
+        buffer.removeAll()
+        #expect(buffer.isEmpty && buffer.text == "")
+        buffer.append("again")
+        #expect(buffer.text == "again")
+    }
+
+    /// A writer's count is clamped to the room it was given: a negative count writes nothing, a count past the room
+    /// keeps only the room.
+    @Test func aWritersCountIsClampedToItsRoom() {
+        var buffer = LineBuffer()
+        buffer.append("a")
+        buffer.append(atMost: 4) { room in
+            for index in room.indices { room[index] = UInt8(ascii: "x") }
+            return -3
+        }
+        #expect(buffer.text == "a")
+        buffer.append(atMost: 2) { room in
+            room[0] = UInt8(ascii: "b")
+            room[1] = UInt8(ascii: "c")
+            return 9
+        }
+        #expect(buffer.text == "abc")
+    }
+
+    /// Hex is `Hex.string`'s, with and without a separator, and empty for no bytes.
+    @Test func hexIsTheSameAsHexString() {
+        var buffer = LineBuffer()
+        buffer.appendHex([0x0A, 0xFF, 0x00, 0x4C])
+        buffer.append("|")
+        buffer.appendHex([0x01, 0xAB], separator: " ")
+        buffer.append("|")
+        buffer.appendHex([])
+        #expect(buffer.text == "0aff004c|01 ab|")
+    }
+}
