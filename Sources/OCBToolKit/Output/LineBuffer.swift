@@ -64,8 +64,8 @@ public struct LineBuffer: ~Copyable {
 
     /// Appends a literal's UTF-8 (keys, punctuation).
     @inline(__always) public mutating func append(_ text: StaticString) {
-        reserve(text.utf8CodeUnitCount)
         if text.hasPointerRepresentation {
+            reserve(text.utf8CodeUnitCount)
             (base + count).update(from: text.utf8Start, count: text.utf8CodeUnitCount)
             count += text.utf8CodeUnitCount
         } else {
