@@ -268,7 +268,8 @@ extension CBCentralManager {
     private func resolve(_ report: borrowing AdvertisementReport, identifier: UUID?, connected: [PeerAddress: CBPeripheral]?,
                          recent: inout RecentlySeen<PeerAddress, CBPeripheral>, after unread: [ObjectIdentifier]) -> Resolved {
         if report.isAnonymous {
-            return Resolved(peripheral: CBPeripheral(identifier: UUID(), peer: report.peer, manager: self), name: .same)
+            // A new peripheral each time, with no last advertisement: its name is the one its dictionary's reading finds.
+            return Resolved(peripheral: CBPeripheral(identifier: UUID(), peer: report.peer, manager: self), name: .changed)
         }
         // A peripheral connected or heard lately (the common case) without the third map's weak load; the connected one
         // first, as `peripheral(for:)` has it (an app may hold, and connect, an object from before a power cycle).

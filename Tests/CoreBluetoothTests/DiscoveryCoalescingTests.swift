@@ -122,6 +122,8 @@ import Testing
         let found = h.recorder.discovered.map(\.0)
         #expect(found.count == 2, "not coalesced: there is no address to coalesce by")
         #expect(found.count == 2 && found[0] !== found[1] && found[0].identifier != found[1].identifier)
+        // Each is named by its own advertisement (the advertised local name, as any new peripheral is).
+        #expect(found.count == 2 && found[0].name == "A" && found[1].name == "B")
         h.manager.connect(try #require(found.first))
         h.flush()
         #expect(h.recorder.log.last == "failToConnect error=CB.1", "invalid parameters: no address to connect to")
