@@ -88,7 +88,12 @@ while let argument = arguments.popFirst() {
         let next = arguments.popFirst() ?? ""
         guard let count = Int(next), count >= 1 else { usage("--passes takes a count of at least 1, not \"\(next)\"") }
         fixedPasses = count
-    default: directory = argument
+    case "--help", "-h":
+        print(usageText)
+        exit(0)
+    default:
+        guard !argument.hasPrefix("-") else { usage("unknown option \"\(argument)\" (Benchmarks --help lists them)") }
+        directory = argument
     }
 }
 
