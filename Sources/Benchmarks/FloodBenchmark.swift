@@ -74,6 +74,12 @@ private func flood(_ peer: VirtualPeer, _ count: Int) -> Double? {
     try? peer.flood(count, timeout: 300)
 }
 
+/// Alpha's advertising interval in microseconds (`ALPHA_INTERVAL_MS`, Tests/Peer/advertisers.py): a connect made at a
+/// random point of it waits for alpha's next advertisement. (Legacy advertising adds a random 0-10 ms advDelay to each
+/// event, Core v5.4 Vol 6 Part B §4.4.2.2.1, so the period is 50-60 ms; a random point of the first 50 ms is random
+/// enough for two sets of connects to wait alike.)
+private let alphaIntervalMicroseconds: UInt32 = 50_000
+
 /// Connects to alpha and disconnects `times` times; the seconds from connect() to didConnect of each.
 ///
 /// A connection is made when the initiator hears the advertiser's next connectable advertisement (Core v5.4 Vol 6
@@ -95,7 +101,7 @@ private func connectTimes(_ manager: CBCentralManager, _ central: FloodCentral, 
         seconds.append(Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18)
         manager.cancelPeripheralConnection(alpha)
         guard central.wait({ !$0.isConnected }) else { return nil }
-        usleep(100_000 + UInt32.random(in: 0..<50_000))  // the peer's alpha advertises again; a random phase of its interval
+        usleep(100_000 + UInt32.random(in: 0..<alphaIntervalMicroseconds))  // the peer's alpha advertises again; a random phase of its interval
     }
     return seconds
 }
@@ -167,7 +173,7 @@ func runFloodBenchmark(count: Int, quietConnects: Int = 15, floodConnects: Int =
         // Alpha was heard just now: the connect (a few ms after the flood starts) would land at the start of alpha's
         // interval every time and wait for nearly all of it (41 ms median against 29 without a flood, 2026-12-06). A
         // random part of the interval first puts it at a random point, as the connects without a flood are.
-        usleep(UInt32.random(in: 0..<50_000))
+        usleep(UInt32.random(in: 0..<alphaIntervalMicroseconds))
         let done = DispatchSemaphore(value: 0)
         let peerSeconds = LockedDouble()
         DispatchQueue.global().async {

@@ -22,7 +22,7 @@ public enum Hex {
         var separator = separator
         return separator.withUTF8 { between in
             String(unsafeUninitializedCapacity: count(of: bytes.count, separator: between.count)) { text in
-                write(bytes, separator: between, into: text)
+                writeLowercase(bytes, separator: between, into: text)
             }
         }
     }
@@ -36,7 +36,7 @@ public enum Hex {
     /// Writes the lower-case hex of `bytes`, `separator` between bytes, at the start of `text`, returning the bytes
     /// written: ``count(of:separator:)``, or 0 when `text` is shorter than that (nothing is written then). The one
     /// hex writer of ``string(_:separator:)`` and of output written straight into a buffer (cbtool's JSON lines).
-    public static func write(_ bytes: UnsafeBufferPointer<UInt8>, separator: UnsafeBufferPointer<UInt8>,
+    public static func writeLowercase(_ bytes: UnsafeBufferPointer<UInt8>, separator: UnsafeBufferPointer<UInt8>,
                              into text: UnsafeMutableBufferPointer<UInt8>) -> Int {
         guard text.count >= count(of: bytes.count, separator: separator.count) else { return 0 }
         return lowercaseDigits.withUnsafeBufferPointer { digits in
@@ -60,8 +60,8 @@ public enum Hex {
 
     /// Upper-case hex of `value`, zero-padded to at least `digits` digits, no prefix: `(0x2A, 4)` → "002A".
     /// The one formatter of handles, opcodes, codes, UUIDs and addresses in descriptions across the layers.
-    /// Values that fit in 64 bits are written in place from the digit table (``writeUppercase(_:digits:into:)``);
-    /// negative ones keep their sign before the padding ("-2A" → `(-0x2A, 4)` → "00-2A", as `String(radix:)` pads).
+    /// Values that fit in 64 bits are written in place from the digit table (``writeUppercase(_:digits:into:)``), padded
+    /// to at most 64 places; negative ones are `String(radix:)`'s text padded in front: `(-0x2A, 4)` → "0-2A".
     public static func uppercase<T: BinaryInteger>(_ value: T, digits: Int) -> String {
         if let value = UInt64(exactly: value) {
             let places = uppercaseCount(value, digits: digits)

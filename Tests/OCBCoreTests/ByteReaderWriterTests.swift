@@ -117,7 +117,7 @@ import Testing
         let upper = room.withUnsafeMutableBufferPointer { Hex.writeUppercase(0x1234, digits: 4, into: $0) }
         let lower = room.withUnsafeMutableBufferPointer { text in
             [UInt8](arrayLiteral: 0xAB, 0xCD).withUnsafeBufferPointer { bytes in
-                ":".utf8.withContiguousStorageIfAvailable { Hex.write(bytes, separator: $0, into: text) } ?? -1
+                ":".utf8.withContiguousStorageIfAvailable { Hex.writeLowercase(bytes, separator: $0, into: text) } ?? -1
             }
         }
         #expect(upper == 0 && lower == 0 && room == [0x2E, 0x2E, 0x2E])

@@ -154,6 +154,40 @@ struct FormattingTests {
         #expect(items.first?.hasPrefix("services FEAA") == true)
     }
 
+    /// Every kind of decoded item as fixed text (the format these lines had before they were written piece by piece:
+    /// "UUID name", "company 0x…" for an unassigned identifier, "(empty)" for no bytes), in the text line, `items`
+    /// and the JSON line alike.
+    @Test("advertiser items of every kind: fixed text in the line, the items and the JSON line")
+    func everyKindOfItem() throws {
+        let custom = try #require(BluetoothUUID("0CB10001-7E57-4C0D-A9E5-0123456789AB"))
+        let snapshot = AdvertiserSnapshot(
+            address: "C0:00:00:00:00:01", addressType: "random", rssi: -60, name: "Q\"x", isConnectable: true, flags: 0x06,
+            serviceUUIDs: [BluetoothUUID(0x180D), BluetoothUUID(0x180F), custom], solicitedServiceUUIDs: [BluetoothUUID(0x1812)],
+            serviceData: [ServiceData(uuid: BluetoothUUID(0x180F), data: [0x64]), ServiceData(uuid: BluetoothUUID(0xFFF0), data: [])],
+            manufacturerData: [ManufacturerData(companyID: 0xF000, payload: [0x01, 0x02]), ManufacturerData(companyID: 0x004C, payload: [])],
+            txPowerLevel: -8, appearance: 0x0341)
+        let items = [
+            "flags 0x06 (LE General Discoverable, BR/EDR Not Supported)",
+            "services 180D Heart Rate, 180F Battery Service, 0CB10001-7E57-4C0D-A9E5-0123456789AB",
+            "solicits 1812 Human Interface Device",
+            "service data 180F Battery Service: 64",
+            "service data FFF0: (empty)",
+            "company 0xF000: 01 02",
+            "Apple, Inc. (0x004C): (empty)",
+            "tx power -8 dBm",
+            "appearance Heart Rate Sensor: Heart Rate Belt",
+        ]
+        #expect(AdvertiserFormatter.items(snapshot) == items)
+        #expect(AdvertiserFormatter.line(snapshot) == "C0:00:00:00:00:01 (random) -60 dBm \"Q\"x\" connectable; " + items.joined(separator: "; "))
+        let line = AdvertiserFormatter.jsonLine(snapshot, time: "T")
+        #expect(line.contains(#""decoded":["flags 0x06 (LE General Discoverable, BR/EDR Not Supported)","services 180D Heart Rate, "#))
+        #expect(line.contains(#""manufacturerData":[{"company":61440,"companyName":null,"data":"0102"},{"company":76,"companyName":"Apple, Inc.","data":""}]"#))
+        #expect(line.contains(#""name":"Q\"x","rssi":-60,"serviceData":[{"data":"64","uuid":"180F"},{"data":"","uuid":"FFF0"}]"#))
+        var unnamed = snapshot
+        unnamed.appearance = 0xFFC0
+        #expect(AdvertiserFormatter.items(unnamed).last == "appearance 0xFFC0")
+    }
+
     @Test("JSON text: sorted keys, escapes, integers exact")
     func json() {
         let value: JSONValue = ["b": 1, "a": ["x\n\"y\u{01}", .null, true], "c": .double(.nan)]

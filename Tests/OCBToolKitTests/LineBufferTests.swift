@@ -1,4 +1,5 @@
 // The line buffer cbtool's output is written into: appends across growth, reuse after removeAll, clamped writers, hex.
+import OCBCore
 @testable import OCBToolKit
 import Testing
 
@@ -13,7 +14,7 @@ import Testing
             expected.append(UInt8(round % 200))
             buffer.append("key")
             expected += Array("key".utf8)
-            buffer.append("é\(round)")
+            buffer.append(contentsOf: "é\(round)")
             expected += Array("é\(round)".utf8)
             [UInt8](repeating: 0x41, count: round % 7).withUnsafeBytes { buffer.append($0) }
             expected += [UInt8](repeating: 0x41, count: round % 7)
@@ -24,6 +25,30 @@ import Testing
         #expect(buffer.isEmpty && buffer.text == "")
         buffer.append("again")
         #expect(buffer.text == "again")
+    }
+
+    /// Literals typed as `StaticString` (what an unlabelled literal is) and strings (`append(contentsOf:)`) give their
+    /// UTF-8; one append far larger than the storage grows it whole.
+    @Test func literalsStringsAndOneLargeAppend() {
+        var buffer = LineBuffer()
+        let key: StaticString = "key", comma: StaticString = ",", accented: StaticString = "é"
+        buffer.append(key)
+        buffer.append(comma)
+        buffer.append(accented)
+        buffer.append(contentsOf: "naïve 🙂")
+        #expect(buffer.text == "key,énaïve 🙂")
+        var large = LineBuffer()
+        large.append("x")
+        large.append(atMost: 1_000) { room in
+            for index in room.indices { room[index] = UInt8(truncatingIfNeeded: index % 251) }
+            return room.count
+        }
+        #expect(large.count == 1_001)
+        #expect(large.withBytes { Array($0) } == [UInt8(ascii: "x")] + (0..<1_000).map { UInt8(truncatingIfNeeded: $0 % 251) })
+        let bytes = (0..<1_650).map { UInt8(truncatingIfNeeded: $0 &* 37) }  // an extended advertisement's most
+        var hex = LineBuffer()
+        hex.appendHex(bytes, separator: " ")
+        #expect(hex.text == Hex.string(bytes, separator: " "))
     }
 
     /// A writer's count is clamped to the room it was given: a negative count writes nothing, a count past the room

@@ -116,4 +116,19 @@ extension LiveCommandTests {
         #expect(summary["reports"] as? Int == advertisers.count)
         #expect(summary["services"] as? [String] == ["180D"])
     }
+
+    /// Ctrl-C is how an open-ended scan (no `--duration`) is stopped: the lines held so far, the summary, exit 0 (as
+    /// `tcpdump` or `ping` end); only a second one exits at once, with 130.
+    @Test("scan until Ctrl-C: SIGINT ends it with every line held so far and the summary, exit 0")
+    func scanInterrupted() throws {
+        let run = try ToolRunner.runInterrupted(["scan", "--json", "--transport", LivePeer.transport()]) { text in
+            text.contains(LivePeer.alpha)
+        }
+        #expect(run.status == 0, "\(run.stderr)")
+        let objects = run.jsonObjects
+        #expect(objects.contains { $0["address"] as? String == LivePeer.alpha })
+        let summary = try #require(objects.last)
+        #expect(summary["type"] as? String == "summary")
+        #expect(summary["reports"] as? Int == objects.count - 1)
+    }
 }

@@ -52,6 +52,58 @@ import Testing
         var lines: [String] = []
         OutputSink(mode: .jsonLines) { lines.append($0) }.emit(text(), json: .int(1))
         #expect(lines == ["1"] && built == 0)
+        // The JSON line's writer: not called in text mode; the text not built in JSON mode, held or not.
+        var written = 0
+        let textSink = OutputSink(mode: .text) { lines.append($0) }
+        textSink.emit("plain") { _ in written += 1 }
+        #expect(lines.last == "plain" && written == 0)
+        let jsonSink = OutputSink(mode: .jsonLines) { lines.append($0) }
+        jsonSink.hold()
+        jsonSink.emit(text()) { $0.append("2") }
+        jsonSink.release()
+        #expect(lines.last == "2" && built == 0)
+    }
+
+    /// Held lines reach a sink without a byte writer one by one, empty ones included (a text heading's blank lines).
+    @Test func blankHeldLinesKeepTheirPlace() {
+        var lines: [String] = []
+        let sink = OutputSink(mode: .text) { lines.append($0) }
+        sink.hold()
+        sink.note("")
+        sink.note("")
+        sink.note("heading")
+        sink.note("")
+        sink.release()
+        #expect(lines == ["", "", "heading", ""])
+    }
+
+    /// JSON lines written into the batch reach the byte writer at the limit without a flush, whole.
+    @Test func jsonLinesReachTheLimitWithoutAFlush() {
+        var batches: [String] = []
+        let sink = OutputSink(mode: .jsonLines, write: { _ in }, writeBytes: { batches.append(String(decoding: $0, as: UTF8.self)) })
+        sink.hold()
+        for n in 0..<(OutputSink.heldLimit + 1) { sink.emit("x") { $0.append(contentsOf: "{\"n\":\(n)}") } }
+        #expect(batches.count == 1)
+        #expect(batches.first == (0..<OutputSink.heldLimit).map { "{\"n\":\($0)}\n" }.joined())
+        sink.release()
+        #expect(batches.last == "{\"n\":\(OutputSink.heldLimit)}\n")
+    }
+
+    /// A byte writer that emits into the sink again (a log line about the write) does not trap: its line joins the
+    /// next batch.
+    @Test func aWriterEmittingIntoTheSinkStartsTheNextBatch() {
+        var batches: [String] = []
+        var sink: OutputSink?
+        sink = OutputSink(mode: .text, write: { _ in }, writeBytes: { bytes in
+            batches.append(String(decoding: bytes, as: UTF8.self))
+            if batches.count == 1 { sink?.emit("written", json: "x") }
+        })
+        sink?.hold()
+        sink?.emit("first", json: "x")
+        sink?.flush()
+        #expect(batches == ["first\n"])
+        sink?.flush()
+        #expect(batches == ["first\n", "written\n"])
     }
 }
 

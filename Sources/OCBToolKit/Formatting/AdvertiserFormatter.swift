@@ -23,7 +23,7 @@ public enum AdvertiserFormatter {
     static func forEachItem(_ snapshot: AdvertiserSnapshot, _ each: (borrowing LineBuffer) -> Void) {
         var item = LineBuffer(capacity: 256)
         if let flags = snapshot.flags {
-            item.append(flagsText(flags))
+            item.append(contentsOf: flagsText(flags))
             each(item)
         }
         if !snapshot.serviceUUIDs.isEmpty {
@@ -41,7 +41,7 @@ public enum AdvertiserFormatter {
         for data in snapshot.serviceData {
             item.removeAll()
             if data.uuid == Eddystone.serviceUUID, let frame = Eddystone(serviceData: data.data) {
-                item.append(eddystoneText(frame))
+                item.append(contentsOf: eddystoneText(frame))
             } else {
                 item.append("service data ")
                 GATTText.appendUUID(data.uuid, to: &item)
@@ -55,7 +55,7 @@ public enum AdvertiserFormatter {
             GATTText.appendCompany(manufacturer.companyID, to: &item)
             if let beacon = IBeacon(manufacturer) {
                 item.append(" iBeacon ")
-                item.append(beacon.proximityUUID.uuidString128)
+                item.append(contentsOf: beacon.proximityUUID.uuidString128)
                 item.append(" major ")
                 appendDecimal(Int64(beacon.major), to: &item)
                 item.append(" minor ")
@@ -79,7 +79,7 @@ public enum AdvertiserFormatter {
         if let appearance = snapshot.appearance {
             item.removeAll()
             item.append("appearance ")
-            if let name = AssignedNumbers.appearanceName(appearance) { item.append(name) } else { GATTText.appendHandle(appearance, to: &item) }
+            if let name = AssignedNumbers.appearanceName(appearance) { item.append(contentsOf: name) } else { GATTText.appendHandle(appearance, to: &item) }
             each(item)
         }
     }

@@ -8,9 +8,11 @@ import OCBHCI
 public enum GATTText {
     /// "0x000E": an attribute or connection handle, 4 upper-case hex digits.
     public static func handle(_ value: UInt16) -> String {
-        var text = LineBuffer(capacity: 6)
-        appendHandle(value, to: &text)
-        return text.text
+        String(unsafeUninitializedCapacity: 6) { text in
+            text[0] = UInt8(ascii: "0")
+            text[1] = UInt8(ascii: "x")
+            return 2 + Hex.writeUppercase(UInt64(value), digits: 4, into: UnsafeMutableBufferPointer(rebasing: text[2...]))
+        }
     }
 
     /// Appends ``handle(_:)``'s text to `out`.
@@ -35,10 +37,10 @@ public enum GATTText {
     /// Appends ``uuid(_:)``'s text to `out`.
     public static func appendUUID(_ uuid: BluetoothUUID, to out: inout LineBuffer) {
         let description = uuid.description
-        out.append(description)
+        out.append(contentsOf: description)
         if let name = AssignedNumbers.name(for: uuid) {
             out.append(" ")
-            out.append(name)
+            out.append(contentsOf: name)
         }
     }
 
@@ -52,7 +54,7 @@ public enum GATTText {
     /// Appends ``company(_:)``'s text to `out`.
     public static func appendCompany(_ id: UInt16, to out: inout LineBuffer) {
         if let name = AssignedNumbers.companyName(id) {
-            out.append(name)
+            out.append(contentsOf: name)
             out.append(" (")
             appendHandle(id, to: &out)
             out.append(")")

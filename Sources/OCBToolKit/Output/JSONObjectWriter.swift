@@ -8,7 +8,7 @@
 /// end of a ``LineBuffer`` (``write(into:members:)``), which is moved in for the duration and back, so the lines of a
 /// batch go into one buffer with no copy.
 struct JSONObjectWriter: ~Copyable {
-    /// The buffer written into, borrowed from the caller of ``write(into:members:)``.
+    /// The buffer written into, moved in from the caller of ``write(into:members:)`` and moved back when the object ends.
     private var out: LineBuffer
     private var count = 0
     #if DEBUG

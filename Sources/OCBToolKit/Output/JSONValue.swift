@@ -54,7 +54,7 @@ public enum JSONValue: Hashable, Sendable, ExpressibleByStringLiteral, Expressib
         case .null: out.append("null")
         case let .bool(value): if value { out.append("true") } else { out.append("false") }
         case let .int(value): appendDecimal(value, to: &out)
-        case let .double(value): out.append(value.isFinite ? "\(value)" : "null")
+        case let .double(value): out.append(contentsOf: value.isFinite ? "\(value)" : "null")
         case let .string(value): Self.writeString(value, into: &out)
         case let .array(values):
             out.append(0x5B)  // [
@@ -97,7 +97,7 @@ public enum JSONValue: Hashable, Sendable, ExpressibleByStringLiteral, Expressib
             let byte = raw[index]
             if byte < 0x20 || byte == 0x22 || byte == 0x5C {
                 out.append(UnsafeRawBufferPointer(rebasing: raw[run..<index]))
-                out.append(escape(byte))
+                out.append(contentsOf: escape(byte))
                 run = index + 1
             }
             index += 1

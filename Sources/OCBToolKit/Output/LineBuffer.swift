@@ -9,8 +9,9 @@ import OCBCore
 /// room not yet written. Each append checks the room once and copies: `[UInt8].append(contentsOf:)` costs about 90
 /// instructions a call and an array's subscript checks that its storage is unshared at every byte, where a scan line is
 /// about 40 pieces. ``removeAll()`` keeps the storage, so a buffer reused for every batch of lines allocates only while
-/// it grows. Bound: the caller's (an ``OutputSink`` holds at most ``OutputSink/heldLimit`` lines); the storage is at
-/// most twice what was written, or 64 bytes.
+/// it grows. Bound: the caller's (an ``OutputSink`` holds at most ``OutputSink/heldLimit`` lines); growing at least
+/// doubles the storage, so it is at most twice the most ever written at once, or the capacity it was made with (at
+/// least 16 bytes), whichever is more; it keeps that size until it is let go.
 public struct LineBuffer: ~Copyable {
     /// The storage: ``count`` bytes of text, then room up to ``capacity``.
     private var base: UnsafeMutablePointer<UInt8>
@@ -62,7 +63,8 @@ public struct LineBuffer: ~Copyable {
         count += bytes.count
     }
 
-    /// Appends a literal's UTF-8 (keys, punctuation).
+    /// Appends a literal's UTF-8 (keys, punctuation): an unlabelled string literal comes here, a `String` goes through
+    /// ``append(contentsOf:)``.
     @inline(__always) public mutating func append(_ text: StaticString) {
         if text.hasPointerRepresentation {
             reserve(text.utf8CodeUnitCount)
@@ -74,7 +76,7 @@ public struct LineBuffer: ~Copyable {
     }
 
     /// Appends a string's UTF-8 as it is (nothing escaped).
-    public mutating func append(_ text: String) {
+    public mutating func append(contentsOf text: String) {
         var text = text
         text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
     }
@@ -98,11 +100,11 @@ public struct LineBuffer: ~Copyable {
 }
 
 extension LineBuffer {
-    /// Appends the lower-case hex of `bytes` (``Hex/write(_:separator:into:)``), `separator` between bytes: "0aff".
+    /// Appends the lower-case hex of `bytes` (``Hex/writeLowercase(_:separator:into:)``), `separator` between bytes: "0aff".
     public mutating func appendHex(_ bytes: [UInt8], separator: StaticString = "") {
         separator.withUTF8Buffer { between in
             bytes.withUnsafeBufferPointer { bytes in
-                append(atMost: Hex.count(of: bytes.count, separator: between.count)) { Hex.write(bytes, separator: between, into: $0) }
+                append(atMost: Hex.count(of: bytes.count, separator: between.count)) { Hex.writeLowercase(bytes, separator: between, into: $0) }
             }
         }
     }

@@ -19,7 +19,9 @@ public enum OutputMode: Hashable, Sendable {
 /// batches, at most ``heldLimit`` lines at a time, instead of a call per line. Held lines are kept as their UTF-8, each
 /// ending in a line feed, in one ``LineBuffer`` that is reused for every batch (a scan's JSON line is written straight
 /// into it: ``emit(_:jsonLine:)``); a batch goes to `writeBytes` in one call when the sink has one, else line by line
-/// to `write`. Only the command's thread uses a sink.
+/// to `write` (a writer may emit into the sink again: its lines join the next batch). The two buffers a sink keeps
+/// (the lines held and the last batch's, emptied) keep the size of the largest batch: at most ``heldLimit`` lines.
+/// Only the command's thread uses a sink.
 public final class OutputSink: @unchecked Sendable {
     /// The style written.
     public let mode: OutputMode
@@ -31,6 +33,8 @@ public final class OutputSink: @unchecked Sendable {
     private var held = LineBuffer()
     /// How many lines ``held`` has.
     private var heldLines = 0
+    /// The last batch's buffer, emptied, for the next (two buffers at most, each as large as the largest batch).
+    private var spare: LineBuffer?
     /// The most lines held before they are written without waiting for ``flush()``.
     public static let heldLimit = 256
 
@@ -51,17 +55,21 @@ public final class OutputSink: @unchecked Sendable {
     /// Writes the held lines, if any, and goes on holding.
     public func flush() {
         guard heldLines > 0 else { return }
+        // The batch is moved out first, so a writer that emits into the sink again (or flushes it) starts the next one.
+        var batch = spare.take() ?? LineBuffer()
+        swap(&batch, &held)
+        heldLines = 0
         if let writeBytes {
-            held.withBytes(writeBytes)
+            batch.withBytes(writeBytes)
         } else {
-            held.withBytes { bytes in
+            batch.withBytes { bytes in
                 for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast() {
                     writeLine(String(decoding: line, as: UTF8.self))
                 }
             }
         }
-        held.removeAll()
-        heldLines = 0
+        batch.removeAll()
+        spare = consume batch
     }
 
     /// Writes the held lines and goes back to writing each line as it comes.
@@ -72,7 +80,7 @@ public final class OutputSink: @unchecked Sendable {
 
     private func write(_ line: String) {
         guard holding else { return writeLine(line) }
-        held.append(line)
+        held.append(contentsOf: line)
         endHeldLine()
     }
 

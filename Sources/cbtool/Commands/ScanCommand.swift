@@ -42,10 +42,11 @@ enum ScanCommand {
         // waits when the inbox runs empty (at most OutputSink.heldLimit lines late).
         output.hold()
         defer { output.release() }
-        func list(_ snapshot: AdvertiserSnapshot, time: Int64) {
+        func list(_ snapshot: AdvertiserSnapshot) {
             reports += 1
             tally.note(snapshot.address, isConnectable: snapshot.isConnectable ?? false)
             output.emit(AdvertiserFormatter.line(snapshot)) { line in
+                let time = LiveCommandSupport.microsecondsSince1970(Date())  // the clock read for a JSON line only
                 AdvertiserFormatter.writeJSONLine(snapshot, microsecondsSince1970: time, into: &line)
             }
         }
@@ -54,11 +55,9 @@ enum ScanCommand {
             switch event {
             case .discovered(let peripheral, let advertisement, let rssi):
                 // Posted before the scan told the delegate to keep no peripherals.
-                list(AdvertisementText.snapshot(peripheral, advertisement: advertisement, rssi: rssi),
-                     time: LiveCommandSupport.microsecondsSince1970(Date()))
+                list(AdvertisementText.snapshot(peripheral, advertisement: advertisement, rssi: rssi))
             case .advertised(let address, let addressType, let advertisement, let rssi):
-                list(AdvertisementText.snapshot(address: address, addressType: addressType, advertisement: advertisement, rssi: rssi),
-                     time: LiveCommandSupport.microsecondsSince1970(Date()))
+                list(AdvertisementText.snapshot(address: address, addressType: addressType, advertisement: advertisement, rssi: rssi))
             case .stateChanged(let state) where state != .poweredOn:
                 throw .failure("the controller stopped while scanning (CoreBluetooth reports \(state))")
             case .scanFailed(let reason):
