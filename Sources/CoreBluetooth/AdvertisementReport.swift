@@ -251,6 +251,34 @@ package struct AdvertisementReport: Sendable, Equatable {
     /// field by field. Two reports as received whose bytes differ but say the same (Flags aside, another order) are
     /// "not the same" here (what the delivery asks is whether the last dictionary can be given again); ``==``
     /// compares their fields.
+    /// What a peripheral keeps of its last advertisement to tell whether a later one has its content
+    /// (``CBPeripheral/LastAdvertisement``): of a report as received, the number of the host's record
+    /// (``DiscoveredDevice/Payload/serial``), not the record (so the host's reader, which made it, is the one that
+    /// frees it: freed on another thread, each took the allocator's slow path); of a parsed one, the report.
+    package enum ContentMark {
+        /// The host's record numbered so: the same content when a report carries the same record.
+        case received(serial: UInt64)
+        /// A parsed report: compared field by field (``hasSameContent(as:)``).
+        case parsed(AdvertisementReport)
+    }
+
+    /// This report's ``ContentMark``.
+    package var contentMark: ContentMark {
+        if case .received(let payload) = source { return .received(serial: payload.serial) }
+        return .parsed(self)
+    }
+
+    /// Whether this report's content is what `mark` was made of: for a report as received, when it carries the same
+    /// record of the host (an advertiser repeating itself does; the same bytes in another record count as new, which
+    /// only costs a new dictionary); for a parsed one, ``hasSameContent(as:)``.
+    package func hasContent(of mark: ContentMark) -> Bool {
+        switch (mark, source) {
+        case (.received(let serial), .received(let payload)): payload.serial == serial
+        case (.parsed(let report), _): report.hasSameContent(as: self)
+        default: false
+        }
+    }
+
     package func hasSameContent(as other: AdvertisementReport) -> Bool {
         switch (source, other.source) {
         case (.received(let mine), .received(let theirs)): ReceivedAdvertisement(mine).hasSameBytes(as: ReceivedAdvertisement(theirs))

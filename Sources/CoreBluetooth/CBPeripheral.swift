@@ -37,8 +37,9 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
 
     /// A peripheral's last advertisement delivered (``lastAdvertisement``), one object changed in place.
     final class LastAdvertisement {
-        /// The report.
-        var report: AdvertisementReport
+        /// What tells whether a later report has its content (not the report: the host's record of its bytes is then
+        /// freed by the host's reader, which made it).
+        var content: AdvertisementReport.ContentMark
         /// The advertisementData made of it, without the RSSI; empty when not kept (a scan without AllowDuplicates
         /// gives each dictionary to be recycled once delivered) and once given to be recycled.
         var data: [String: Any]
@@ -48,8 +49,8 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
         /// Its local name.
         var name: String?
 
-        init(report: AdvertisementReport, data: [String: Any], keys: Int, name: String?) {
-            self.report = report
+        init(content: AdvertisementReport.ContentMark, data: [String: Any], keys: Int, name: String?) {
+            self.content = content
             self.data = data
             self.keys = keys
             self.name = name

@@ -198,7 +198,7 @@ extension CBCentralManager {
             let made = Self.advertisementData(report, recycling: &recycler)
             let kept = keeping && !report.isAnonymous
             if !report.isAnonymous {
-                peripheral.lastAdvertisement = CBPeripheral.LastAdvertisement(report: copy report, data: kept ? made.data : [:],
+                peripheral.lastAdvertisement = CBPeripheral.LastAdvertisement(content: report.contentMark, data: kept ? made.data : [:],
                                                                               keys: kept ? made.keys : 0, name: made.name)
             }
             return (made.data, kept ? nil : made.keys, made.name)
@@ -207,11 +207,11 @@ extension CBCentralManager {
         switch known {
         case .same, .renamed: if hasDictionary { return (last.data, nil, last.name) }
         case .changed: break
-        case .unread: if hasDictionary, last.report.hasSameContent(as: report) { return (last.data, nil, last.name) }
+        case .unread: if hasDictionary, report.hasContent(of: last.content) { return (last.data, nil, last.name) }
         }
         if hasDictionary { recycler.give(last.takeData()) }
         let made = Self.advertisementData(report, recycling: &recycler)
-        last.report = copy report
+        last.content = report.contentMark
         last.data = keeping ? made.data : [:]
         last.keys = keeping ? made.keys : 0
         last.name = made.name
@@ -284,7 +284,7 @@ extension CBCentralManager {
         // The name: the last advertisement's when this one has the same content (no parse), else read with the
         // dictionary. (The last advertisement is the delegate queue's, which this runs on.)
         if unread.contains(ObjectIdentifier(peripheral)) { return Resolved(peripheral: peripheral, name: .unread) }
-        guard let last = peripheral.lastAdvertisement, last.report.hasSameContent(as: report) else {
+        guard let last = peripheral.lastAdvertisement, report.hasContent(of: last.content) else {
             return Resolved(peripheral: peripheral, name: .changed)
         }
         guard let name = last.name else { return Resolved(peripheral: peripheral, name: .same) }

@@ -141,6 +141,41 @@ private final class BatchDelegate: NSObject, CBCentralManagerDelegate, @unchecke
         #expect(h.recorder.log.suffix(3) == ["discover Same -50", "discover Same -50", "discover Same -50"])
     }
 
+    /// A peripheral keeps a number of its last advertisement's record from the host (``DiscoveredDevice/Payload``), not
+    /// the record: once delivered, the record is freed by whoever else let it go last (the host's reader, which made
+    /// it). The same record again gets the same dictionary; equal bytes in another record get a new, equal one.
+    @Test func theLastAdvertisementKeepsTheHostsRecordsNumberNotTheRecord() throws {
+        let h = Harness()
+        h.manager.scanForPeripherals(withServices: nil, options: [CBCentralManagerScanOptionAllowDuplicatesKey: true])
+        h.flush()
+        func record() -> DiscoveredDevice {
+            DiscoveredDevice(peer: Harness.peer, rssi: -50, isConnectable: true, advertisingData: [0x05, 0x09, 0x53, 0x61, 0x6D, 0x65],
+                             scanResponseData: nil)
+        }
+        func storage(_ dictionary: [String: Any]) -> UInt { withUnsafeBytes(of: dictionary) { $0.load(as: UInt.self) } }
+        weak var firstRecord: DiscoveredDevice.Payload?
+        var peripheral: CBPeripheral?
+        do {
+            let device = record()
+            firstRecord = device.payload
+            let report = AdvertisementReport(received: device)
+            h.backend.emit(.advertisement(report))
+            h.flush()
+            h.backend.emit(.advertisement(report))
+            h.flush()
+            let two = h.recorder.discovered.suffix(2).map { storage($0.1) }
+            #expect(two.count == 2 && two[0] == two[1], "the same record again: the same dictionary")
+            peripheral = h.recorder.discovered.last?.0
+        }
+        #expect(firstRecord == nil, "delivered and let go by the test: nothing in the manager keeps it")
+        #expect(try #require(h.manager.lock.run { peripheral?.lastAdvertisement }).name == "Same")
+        h.backend.emit(.advertisement(AdvertisementReport(received: record())))
+        h.flush()
+        let last = try #require(h.recorder.discovered.last)
+        #expect(last.0 === peripheral && last.1[CBAdvertisementDataLocalNameKey] as? String == "Same")
+        #expect(storage(last.1) != storage(h.recorder.discovered.dropLast().last?.1 ?? [:]), "another record: a new dictionary")
+    }
+
     /// A peripheral whose advertisements alternate within one piece (an active scan's advertisement alone, then merged
     /// with its scan response, and so on) is renamed at each change, in order, and `peripheralDidUpdateName` comes
     /// before each `didDiscover` that renamed it: last seen as "Y", then one batch of "X", "Y", "Y" (reports as the host

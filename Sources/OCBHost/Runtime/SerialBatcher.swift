@@ -166,19 +166,24 @@ package final class SerialBatcher<Item>: @unchecked Sendable {
         }
     }
 
+    /// Empties the lists of items taken when every item in them was handed over (their storage kept up to 4,096).
+    private func letHandedOverGo() {
+        if urgentNext == urgent.count, !urgent.isEmpty {
+            urgent.removeAll(keepingCapacity: urgent.capacity <= 4_096)
+            urgentNext = 0
+        }
+        if next == current.count, !current.isEmpty {
+            current.removeAll(keepingCapacity: current.capacity <= 4_096)
+            next = 0
+        }
+    }
+
     /// Hands over up to ``turnLimit`` of the other items waiting, then bulk ones up to a weight of ``turnLimit`` (one
     /// heavier item alone), then schedules
     /// the next turn if more wait (unless `rescheduling` is false: the caller runs it); true when more wait.
     @discardableResult
     private func turn(rescheduling: Bool = true) -> Bool {
-        if urgentNext == urgent.count {
-            urgent.removeAll(keepingCapacity: urgent.capacity <= 4_096)
-            urgentNext = 0
-        }
-        if next == current.count {
-            current.removeAll(keepingCapacity: current.capacity <= 4_096)
-            next = 0
-        }
+        letHandedOverGo()
         lock.withLock {
             if urgent.isEmpty { swap(&urgent, &waiting) }
             if current.isEmpty {
@@ -212,6 +217,9 @@ package final class SerialBatcher<Item>: @unchecked Sendable {
             next += 1
             handler(item)
         }
+        // What was handed over is let go now, not at the next turn: a consumer's last batch (its discoveries, the
+        // host's records they carry) is not held while the queue is idle, and is freed by whoever else holds it last.
+        letHandedOverGo()
         let more: Bool = lock.withLock {
             scheduled = urgentNext < urgent.count || next < current.count || !waiting.isEmpty || !waitingBulk.isEmpty
             return scheduled

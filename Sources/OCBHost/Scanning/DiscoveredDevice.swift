@@ -1,5 +1,7 @@
 // A device found by a scan: its address, signal, and one shared record of its connectability and merged advertising and scan-response data.
 
+import Synchronization
+
 /// A discovery the host reports while scanning.
 ///
 /// `advertisingData` and `scanResponseData` are the raw AD structures (Core v5.4 Vol 3 Part C §11);
@@ -30,6 +32,14 @@ public struct DiscoveredDevice: Sendable, Hashable {
         package let advertisingData: [UInt8]
         /// The scan response data; nil when none arrived.
         package let scanResponseData: [UInt8]?
+        /// This object's number, unique in the process (one more for each object made): a layer that wants to know
+        /// whether a later discovery carries this same object, without keeping it (and so without being the one that
+        /// frees it, on another thread than the reader's that made it), keeps the number. Equal numbers mean the same
+        /// object, so the same content; an equal content may come in another object (another number).
+        package let serial: UInt64
+
+        /// The numbers given so far.
+        private static let serials = Atomic<UInt64>(0)
 
         /// Makes the object.
         package init(isConnectable: Bool, isTruncated: Bool, advertisingData: [UInt8], scanResponseData: [UInt8]?) {
@@ -37,6 +47,7 @@ public struct DiscoveredDevice: Sendable, Hashable {
             self.isTruncated = isTruncated
             self.advertisingData = advertisingData
             self.scanResponseData = scanResponseData
+            serial = Self.serials.wrappingAdd(1, ordering: .relaxed).newValue
         }
 
         /// Whether this holds exactly these values (the same arrays are found equal at once, others compared with one
