@@ -65,13 +65,15 @@ struct ScanSession {
         return Collected(deadlineMoved: merger.nextDeadlineStamp != before, isFull: found.count >= SerialBatcher<HostDelivery>.turnLimit)
     }
 
-    /// Takes ``found`` out (nil when empty), leaving an empty buffer with room for as many (the next read's are
-    /// likely as many, and one allocation beats the doubling).
+    /// Takes ``found`` out (nil when empty), leaving an empty buffer with room for as many, or for a whole hand-over
+    /// (``SerialBatcher/turnLimit``) after more than a few: the next read's are likely as many, and during a flood a
+    /// read's reports fill a hand-over and leave a remainder, so room for the remainder alone grew by doubling at the
+    /// next read (each growth a copy and an allocation of several KiB).
     mutating func takeFound() -> [DiscoveredDevice]? {
         guard !found.isEmpty else { return nil }
         var taken: [DiscoveredDevice] = []
         swap(&taken, &found)
-        found.reserveCapacity(taken.count)
+        found.reserveCapacity(taken.count > 16 ? max(taken.count, SerialBatcher<HostDelivery>.turnLimit) : taken.count)
         return taken
     }
 }
