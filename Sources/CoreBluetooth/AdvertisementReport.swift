@@ -14,6 +14,8 @@ package import OCBHost
 /// dictionary (``CBCentralManager/advertisementData(_:recycling:)``); a field asked for here is read when asked.
 /// Made from fields, or once a field is set, it is the parsed fields. Two reports compare their content byte for byte
 /// when both are as received (at once when they share the host's arrays), else field by field (``hasSameContent(as:)``).
+/// The delivery tells a repeated advertisement by the host's record it carries (``ContentMark``): equal bytes in
+/// another record count as new content (a new, equal dictionary).
 package struct AdvertisementReport: Sendable, Equatable {
     /// The advertiser.
     package var peer: PeerAddress
@@ -246,16 +248,12 @@ package struct AdvertisementReport: Sendable, Equatable {
         }
     }
 
-    /// Whether the content (everything but peer and RSSI) is the same, as cheaply as it can tell: byte for byte when
-    /// both are as received (at once when they share the host's record), by identity when both share one parse, else
-    /// field by field. Two reports as received whose bytes differ but say the same (Flags aside, another order) are
-    /// "not the same" here (what the delivery asks is whether the last dictionary can be given again); ``==``
-    /// compares their fields.
     /// What a peripheral keeps of its last advertisement to tell whether a later one has its content
     /// (``CBPeripheral/LastAdvertisement``): of a report as received, the number of the host's record
-    /// (``DiscoveredDevice/Payload/serial``), not the record (so the host's reader, which made it, is the one that
-    /// frees it: freed on another thread, each took the allocator's slow path); of a parsed one, the report.
-    package enum ContentMark {
+    /// (``DiscoveredDevice/Payload/serial``), not the record, so the record is freed by whoever else lets it go last
+    /// (the host's reader, which made it, once the delegate queue is done with it: freed on another thread, each took
+    /// the allocator's slow path); of a parsed one, the report.
+    package enum ContentMark: Sendable {
         /// The host's record numbered so: the same content when a report carries the same record.
         case received(serial: UInt64)
         /// A parsed report: compared field by field (``hasSameContent(as:)``).
@@ -279,6 +277,11 @@ package struct AdvertisementReport: Sendable, Equatable {
         }
     }
 
+    /// Whether the content (everything but peer and RSSI) is the same, as cheaply as it can tell: byte for byte when
+    /// both are as received (at once when they share the host's record), by identity when both share one parse, else
+    /// field by field. Two reports as received whose bytes differ but say the same (Flags aside, another order) are
+    /// "not the same" here (what the delivery asks is whether the last dictionary can be given again); ``==``
+    /// compares their fields.
     package func hasSameContent(as other: AdvertisementReport) -> Bool {
         switch (source, other.source) {
         case (.received(let mine), .received(let theirs)): ReceivedAdvertisement(mine).hasSameBytes(as: ReceivedAdvertisement(theirs))

@@ -30,8 +30,9 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
     var storedName: String?
     /// The last advertisement delivered, with (in a scan with AllowDuplicates) the advertisementData made of it, so a
     /// device repeating itself gets the same dictionary without building it again, and one whose data changed has the
-    /// old dictionary's storage rewritten when the app let it go; without AllowDuplicates its report and name only (the
-    /// name a later discovery's is compared with). Made at the first discovery and changed in place after; touched only
+    /// old dictionary's storage rewritten when the app let it go; without AllowDuplicates its content mark and name only (the
+    /// name a later discovery's is compared with). Its content is told by the host's record a report carries
+    /// (``AdvertisementReport/ContentMark``), not kept: equal bytes in another record count as new. Made at the first discovery and changed in place after; touched only
     /// by the delivery of discoveries, on the delegate queue (one batch at a time), so it needs no lock.
     var lastAdvertisement: LastAdvertisement?
 

@@ -87,7 +87,9 @@ extension CBCentralManager {
         let name: NameChange
     }
 
-    /// What a discovery's local name did to its peripheral's, and what the lock's look knows of its content.
+    /// What a discovery's local name did to its peripheral's, and what the lock's look knows of its content ("the
+    /// last advertisement's content": it carries the host's record the last advertisement carried,
+    /// ``AdvertisementReport/ContentMark``; equal bytes in another record are new content).
     private enum NameChange {
         /// Its content is its peripheral's last advertisement's, and it has the name the peripheral has (or none).
         case same

@@ -43,6 +43,40 @@ import Testing
         #expect(log.all.filter { $0 != "connect" } == (0..<1_000).map { "\($0)" })
     }
 
+    /// An object handed over (the bulk lane, and the other lane through `handOverOthersNow` from a bulk handler, as
+    /// the facade's delivery does between pieces) is let go by the batcher when the turn that handed it over ends, not
+    /// kept until a next turn (none may come for a while).
+    @Test func itemsAreLetGoWhenTheirTurnEnds() {
+        final class Item: Sendable {}
+        final class Slots: @unchecked Sendable {
+            weak var bulk: Item?
+            weak var other: Item?
+            var pending: Item?
+            var batcher: SerialBatcher<(Item, Bool)>?
+        }
+        let consumer = DispatchQueue(label: "test.consumer")
+        let slots = Slots()
+        slots.batcher = SerialBatcher<(Item, Bool)>(queue: consumer, isBulk: { $0.1 }, bulkHandler: { _ in
+            // On the consumer queue, mid-turn: an item of the other lane comes and is handed over at once.
+            if let item = slots.pending {
+                slots.pending = nil
+                slots.batcher?.post((item, false))
+                slots.batcher?.handOverOthersNow()
+            }
+        }) { _ in }
+        consumer.sync {
+            let bulk = Item(), other = Item()
+            slots.bulk = bulk
+            slots.other = other
+            slots.pending = other
+            slots.batcher?.post((bulk, true))
+        }
+        var spins = 0
+        while slots.bulk != nil || slots.other != nil, spins < 2_000 { usleep(1_000); spins += 1 }
+        #expect(slots.pending == nil, "the other item was posted during the turn")
+        #expect(slots.bulk == nil && slots.other == nil, "both handed over and let go with no further turn")
+    }
+
     @Test func inAReadersTurnOnItsOwnQueueEverythingGoesOverInPlaceAtTheTurnsEnd() {
         // A host's queue with its flush point, the batcher's consumer and producer both: what a reader's turn posted
         // (1,000 items, more than one turn's 256) is handed over before the turn returns, ahead of a block queued

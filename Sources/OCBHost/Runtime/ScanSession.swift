@@ -65,6 +65,9 @@ struct ScanSession {
         return Collected(deadlineMoved: merger.nextDeadlineStamp != before, isFull: found.count >= SerialBatcher<HostDelivery>.turnLimit)
     }
 
+    /// The most discoveries a hand-over holds for ``takeFound()`` to leave room for as many only (a quiet scan's reads).
+    static let smallHandOver = 16
+
     /// Takes ``found`` out (nil when empty), leaving an empty buffer with room for as many, or for a whole hand-over
     /// (``SerialBatcher/turnLimit``) after more than a few: the next read's are likely as many, and during a flood a
     /// read's reports fill a hand-over and leave a remainder, so room for the remainder alone grew by doubling at the
@@ -73,7 +76,7 @@ struct ScanSession {
         guard !found.isEmpty else { return nil }
         var taken: [DiscoveredDevice] = []
         swap(&taken, &found)
-        found.reserveCapacity(taken.count > 16 ? max(taken.count, SerialBatcher<HostDelivery>.turnLimit) : taken.count)
+        found.reserveCapacity(taken.count > Self.smallHandOver ? max(taken.count, SerialBatcher<HostDelivery>.turnLimit) : taken.count)
         return taken
     }
 }

@@ -166,13 +166,14 @@ package final class SerialBatcher<Item>: @unchecked Sendable {
         }
     }
 
-    /// Empties the lists of items taken when every item in them was handed over (their storage kept up to 4,096).
+    /// Empties the lists of items taken when every item in them was handed over (their storage kept up to 4,096; a
+    /// larger one is let go also when empty, as ``handOverOthersNow()`` leaves one).
     private func letHandedOverGo() {
-        if urgentNext == urgent.count, !urgent.isEmpty {
+        if urgentNext == urgent.count, !urgent.isEmpty || urgent.capacity > 4_096 {
             urgent.removeAll(keepingCapacity: urgent.capacity <= 4_096)
             urgentNext = 0
         }
-        if next == current.count, !current.isEmpty {
+        if next == current.count, !current.isEmpty || current.capacity > 4_096 {
             current.removeAll(keepingCapacity: current.capacity <= 4_096)
             next = 0
         }

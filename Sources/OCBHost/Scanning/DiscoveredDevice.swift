@@ -33,9 +33,10 @@ public struct DiscoveredDevice: Sendable, Hashable {
         /// The scan response data; nil when none arrived.
         package let scanResponseData: [UInt8]?
         /// This object's number, unique in the process (one more for each object made): a layer that wants to know
-        /// whether a later discovery carries this same object, without keeping it (and so without being the one that
-        /// frees it, on another thread than the reader's that made it), keeps the number. Equal numbers mean the same
-        /// object, so the same content; an equal content may come in another object (another number).
+        /// whether a later discovery carries this same object without keeping it (and so without being the one that
+        /// frees it, on another thread than the reader's that made it) keeps the number. Equal numbers mean the same
+        /// object, so the same content; an equal content may come in another object (another number). (Freed by whoever
+        /// lets it go last: the reader, when the merger still holds it after the layers above are done with it.)
         package let serial: UInt64
 
         /// The numbers given so far.
