@@ -24,7 +24,10 @@ import Testing
         h.flush()
         let controller = try #require(h.manager.lock.run { h.manager.controllerAddress })
         var prepared = try #require(h.manager.prepareDiscovery(report(counter: 0)))
-        #expect(prepared.identifier == PeripheralIdentifier.make(controller: controller, peer: Harness.peer))
+        // Version 5 of "00:1A:7D:DA:71:13/C0:11:22:33:44:55/1" in the namespace 6F43422D-5065-7269-7068-6572616C0000,
+        // as Python's uuid.uuid5 (RFC 9562 §5.5) computes it.
+        #expect(controller == BluetoothAddress("00:1A:7D:DA:71:13"))
+        #expect(prepared.identifier == UUID(uuidString: "D222737C-F448-5874-8C87-BAD3CD54EC3A"))
         // Delivered with another identifier in its place: the new peripheral takes the one the discovery carries.
         let carried = UUID()
         prepared.identifier = carried

@@ -1,9 +1,11 @@
 // Tests of the generated assigned-number tables against values of the Bluetooth SIG Assigned Numbers document.
-import OCBCore
+@testable import OCBCore
 import Testing
 
 @Suite struct AssignedNumbersTests {
     @Test func uuidNames() throws {
+        // Every key of the generated table is a UUID, and no two are one UUID (the table is keyed by UUID, not text).
+        #expect(AssignedNumbers.uuidNames.count == AssignedNumbers.parse(AssignedNumbers.uuidNameTable).count)
         #expect(AssignedNumbers.name(for: BluetoothUUID(0x2A37)) == "Heart Rate Measurement")
         #expect(AssignedNumbers.name(for: BluetoothUUID(0x180F)) == "Battery Service")
         #expect(AssignedNumbers.name(for: try #require(BluetoothUUID("0000180F-0000-1000-8000-00805F9B34FB"))) == "Battery Service")

@@ -1,4 +1,5 @@
 // The line buffer cbtool's output is written into: appends across growth, reuse after removeAll, clamped writers, hex.
+import Foundation
 import OCBCore
 @testable import OCBToolKit
 import Testing
@@ -48,7 +49,7 @@ import Testing
         let bytes = (0..<1_650).map { UInt8(truncatingIfNeeded: $0 &* 37) }  // an extended advertisement's most
         var hex = LineBuffer()
         hex.appendHex(bytes, separator: " ")
-        #expect(hex.text == Hex.string(bytes, separator: " "))
+        #expect(hex.text == bytes.map { String(format: "%02x", $0) }.joined(separator: " "))
     }
 
     /// A writer's count is clamped to the room it was given: a negative count writes nothing, a count past the room

@@ -14,7 +14,7 @@ public enum AssignedNumbers {
     /// 16- and 32-bit UUIDs match across widths: `BluetoothUUID(0x180F)` and
     /// `0000180F-0000-1000-8000-00805F9B34FB` give the same name. Source: Assigned Numbers §3.
     public static func name(for uuid: BluetoothUUID) -> String? {
-        uuidNames[uuid.description]
+        uuidNames[uuid]
     }
 
     /// The company that owns a company identifier (as in Manufacturer Specific Data), e.g. 0x004C → "Apple, Inc.";
@@ -55,7 +55,15 @@ public enum AssignedNumbers {
         for (key, scheme) in uriSchemes { if let code = UInt16(key, radix: 16) { result[scheme] = code } }
         return result
     }()
-    static let uuidNames = parse(uuidNameTable)
+    /// Keyed by the UUID (a look-up hashes its 128 bits, not its formatted text; a 16-bit key and its 128-bit form
+    /// are one UUID); a key that is not a UUID is ignored.
+    static let uuidNames: [BluetoothUUID: String] = {
+        var result: [BluetoothUUID: String] = [:]
+        for (key, name) in parse(uuidNameTable) {
+            if let uuid = BluetoothUUID(key) { result[uuid] = name }
+        }
+        return result
+    }()
     static let companyNames = parseNumbered(companyNameTable)
     static let appearanceNames = parseNumbered(appearanceNameTable)
     static let adTypeNames = parseNumbered(adTypeNameTable)

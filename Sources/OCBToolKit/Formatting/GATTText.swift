@@ -36,8 +36,7 @@ public enum GATTText {
 
     /// Appends ``uuid(_:)``'s text to `out`.
     public static func appendUUID(_ uuid: BluetoothUUID, to out: inout LineBuffer) {
-        let description = uuid.description
-        out.append(contentsOf: description)
+        out.append(contentsOf: uuid.description)
         if let name = AssignedNumbers.name(for: uuid) {
             out.append(" ")
             out.append(contentsOf: name)
