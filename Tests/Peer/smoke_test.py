@@ -88,6 +88,12 @@ class RawHci:
             for packet in skipped:
                 self.packets.put_nowait(packet)
 
+    async def stop_scan(self) -> None:
+        """LE Set Scan Enable off, then drops the reports the scan sent before the command was answered (command() put
+        them back): on a loaded machine a few are in flight, and the next scan's collect must not count them."""
+        await self.command(0x200C, bytes([0, 0]))
+        self.drain()
+
     async def reset(self) -> int:
         """HCI_Reset, then Set Event Mask with LE Meta (bit 61), which the reset default leaves off."""
         status = (await self.command(0x0C03))[0]
@@ -184,7 +190,7 @@ async def raw_scanning(port_legacy: int, port_extended: int) -> None:
     check((await hci.command(0x200B, bytes([1, 0x10, 0, 0x10, 0, 0, 0])))[0] == 0, 'LE Set Scan Parameters (active)')
     await hci.command(0x200C, bytes([1, 0]))
     packets = await hci.collect(0.5)
-    await hci.command(0x200C, bytes([0, 0]))
+    await hci.stop_scan()
     reports = legacy_reports(packets)
     check(not any(le_meta(p, 0x0D) for p in packets), 'legacy scan gets no LE Extended Advertising Report (fault 1)')
     check(addr_bytes(adv.EXTENDED_ADDRESS) not in {r[1] for r in reports}, 'legacy scan does not see extended advertising')
@@ -202,15 +208,12 @@ async def raw_scanning(port_legacy: int, port_extended: int) -> None:
     check((await hci.command(0x200B, bytes([0, 0x10, 0, 0x10, 0, 0, 0])))[0] == 0, 'LE Set Scan Parameters (passive)')
     await hci.command(0x200C, bytes([1, 0]))
     reports = legacy_reports(await hci.collect(0.4))
-    await hci.command(0x200C, bytes([0, 0]))
+    await hci.stop_scan()
     check(reports and not any(r[0] == 0x04 for r in reports), 'passive scan: reports but no SCAN_RSP (fault 2)')
-    # Reports the passive scan sent before its disable was answered were put back by command(): they are not the
-    # filtered scan's (on a loaded machine a few are in flight), so they go before it starts.
-    hci.drain()
     await hci.command(0x200B, bytes([1, 0x10, 0, 0x10, 0, 0, 0]))
     await hci.command(0x200C, bytes([1, 1]))
     reports = legacy_reports(await hci.collect(0.4))
-    await hci.command(0x200C, bytes([0, 0]))
+    await hci.stop_scan()
     keys = [(r[0], r[1]) for r in reports]
     check(len(keys) == len(set(keys)) == 6, f'duplicate filtering: each report once, got {len(keys)} (fault 2)')
     check((await hci.command(0x2041, bytes([0, 0, 1, 1, 0x10, 0, 0x10, 0])))[0] == 0x01,
