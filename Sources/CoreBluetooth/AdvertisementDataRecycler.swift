@@ -17,7 +17,7 @@ struct AdvertisementDataRecycler {
     /// manufacturer data, a service UUID list, a name, ...).
     static let capacity = 16
 
-    private var spares: [(keys: Int, data: [String: Any])] = []
+    private var spares: [AdvertisementDataRecord] = []
     /// The template last asked for: a crowd's discoveries mostly have one set of keys, so most dictionaries need no
     /// look at the process's table (a lock and a lookup).
     private var lastTemplate: AdvertisementDataTemplate?
@@ -34,18 +34,18 @@ struct AdvertisementDataRecycler {
     /// How many spares are kept now.
     var count: Int { spares.count }
 
-    /// Keeps `dictionary` (a peripheral's last advertisementData and its keys, taken from it) as a spare; nil is
-    /// nothing to keep.
-    mutating func give(_ dictionary: consuming (data: [String: Any], keys: Int)?) {
+    /// Keeps `dictionary` (a peripheral's last advertisementData, taken from it, or one the delegate has had) as a
+    /// spare; nil is nothing to keep.
+    mutating func give(_ dictionary: consuming AdvertisementDataRecord?) {
         guard let dictionary else { return }
         if spares.count == Self.capacity { spares.removeFirst() }
-        spares.append((keys: dictionary.keys, data: dictionary.data))
+        spares.append(dictionary)
     }
 
     /// A spare with exactly the set of keys `keys`, the last given first (the peripheral's own, given just before);
     /// nil when none has them. The spare leaves the recycler, so the caller holds its only reference here.
-    mutating func take(keys: Int) -> [String: Any]? {
+    mutating func take(keys: Int) -> AdvertisementDataRecord? {
         guard let index = spares.lastIndex(where: { $0.keys == keys }) else { return nil }
-        return spares.remove(at: index).data
+        return spares.remove(at: index)
     }
 }

@@ -58,17 +58,23 @@ final class AdvertisementDataTemplate: @unchecked Sendable {
         if let index = indices[key.rawValue] { data.values[index] = value } else { data[key.name] = value }
     }
 
-    /// Writes `bytes` as `key`'s `Data` into `data` (the key must be in the set): into the `Data` already there when
-    /// `data` is a spare the app let go (``AdvertisementDataRecycler``; the `Data` is then its only reference and its
-    /// bytes are overwritten in place: no allocation, no free), else into a new one (a copy of the template holds a
-    /// placeholder; a `Data` the app still holds is copied on write, never changed).
-    func setData(_ key: Key, copying bytes: UnsafeRawBufferPointer, in data: inout [String: Any]) {
+    /// Writes `bytes` as `key`'s `Data` into `data` (the key must be in the set), and into `held`: the `Data` that
+    /// `data` holds under `key` (one more reference to its storage, kept beside the dictionary by its
+    /// ``AdvertisementDataRecord``), nil when `data` holds none yet (a copy of the template, whose placeholder is a
+    /// Bool). The bytes go into that `Data`'s storage when `data` is a spare the app let go (``AdvertisementDataRecycler``):
+    /// both references are dropped but the one written through, which is then the only one, so its bytes are
+    /// overwritten in place (no allocation, no free, no cast of the dictionary's `Any`). A `Data` the app still holds is
+    /// copied on write, never changed; `held` is then the copy.
+    func setData(_ key: Key, copying bytes: UnsafeRawBufferPointer, in data: inout [String: Any], holding held: inout Data?) {
         // A new `Data` unless `data` holds one to write into; one that does not start at index 0 (a slice a parsed report
         // was given) is not reused: the app gets its bytes from 0, as from iOS.
-        guard let index = indices[key.rawValue], var spare = data.values[index] as? Data, spare.startIndex == 0 else {
-            return set(key, Data(bytes), in: &data)
+        guard let index = indices[key.rawValue], var spare = held.take(), spare.startIndex == 0 else {
+            let made = Data(bytes)
+            set(key, made, in: &data)
+            held = made
+            return
         }
-        // The dictionary's reference dropped first, so `spare` is the only one when the app let the dictionary go.
+        // The dictionary's reference dropped, so `spare` is the only one when the app let the dictionary go.
         data.values[index] = false
         if spare.count == bytes.count {
             spare.withUnsafeMutableBytes { $0.copyMemory(from: bytes) }
@@ -76,6 +82,7 @@ final class AdvertisementDataTemplate: @unchecked Sendable {
             spare.replaceSubrange(spare.startIndex..<spare.endIndex, with: bytes)
         }
         data.values[index] = spare
+        held = spare
     }
 
     /// The template of the set of keys whose ``Key/bit``s `keys` has (any thread), from the process's ``Table``.

@@ -21,9 +21,10 @@ package enum BackendEvent: Sendable, Equatable {
     case bonded([BondedPeer])
     /// An advertisement, already merged with its scan response (see ``AdvertisementReport``).
     case advertisement(AdvertisementReport)
-    /// Advertisements in the order received, as ``advertisement(_:)`` each: a turn of the host's discoveries (about
-    /// 256), so the facade decides on them under one look at its lock.
-    case advertisements([AdvertisementReport])
+    /// A turn of the host's discoveries (at most about 256) in the order received, each as ``advertisement(_:)`` of its
+    /// report as received (``AdvertisementReport/init(received:)``): the facade decides on them under one look at its
+    /// lock, and makes the report of each it admits (``DiscoveryCandidate``), not of those it turns away.
+    case discovered([DiscoveredDevice])
     /// The connection to `peer` is up, its ATT_MTU exchanged: `mtu` is the link's published ATT_MTU, for the
     /// peripheral to read (Vol 3 Part F §3.2.8, §3.4.2).
     case connected(PeerAddress, mtu: LinkMTU)

@@ -188,8 +188,8 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
                 // Decided here, on the backend's queue: a report coalesced away or past the bound never waits in the queue.
                 guard let discovery = self.prepareDiscovery(report) else { return }
                 return delivery.post(.discoveries([discovery]))
-            case .advertisements(let reports):
-                let prepared = self.prepareDiscoveries(reports)
+            case .discovered(let devices):
+                let prepared = self.prepareDiscoveries(devices)
                 if !prepared.isEmpty { delivery.post(.discoveries(prepared)) }
                 return
             case .scanStopped:

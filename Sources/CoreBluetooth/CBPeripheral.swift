@@ -41,29 +41,23 @@ open class CBPeripheral: CBPeer, @unchecked Sendable {
         /// What tells whether a later report has its content (not the report: the host's record of its bytes is then
         /// freed by the host's reader, which made it).
         var content: AdvertisementReport.ContentMark
-        /// The advertisementData made of it, without the RSSI; empty when not kept (a scan without AllowDuplicates
-        /// gives each dictionary to be recycled once delivered) and once given to be recycled.
-        var data: [String: Any]
-        /// ``data``'s set of keys (``AdvertisementDataTemplate/Key/bit``s); 0 when ``data`` is not kept (a dictionary
-        /// always has IsConnectable's bit).
-        var keys: Int
+        /// The advertisementData made of it (without the RSSI) and what is known of its values; nil when not kept (a
+        /// scan without AllowDuplicates gives each dictionary to be recycled once delivered) and once given to be recycled.
+        var record: AdvertisementDataRecord?
         /// Its local name.
         var name: String?
 
-        init(content: AdvertisementReport.ContentMark, data: [String: Any], keys: Int, name: String?) {
+        init(content: AdvertisementReport.ContentMark, record: AdvertisementDataRecord?, name: String?) {
             self.content = content
-            self.data = data
-            self.keys = keys
+            self.record = record
             self.name = name
         }
 
-        /// ``data`` and its keys, taken out (``data`` is left empty, ``keys`` 0): when the app let the dictionary go,
-        /// the one returned is its only reference.
-        func takeData() -> (data: [String: Any], keys: Int) {
-            var taken: [String: Any] = [:]
-            swap(&taken, &data)
-            defer { keys = 0 }
-            return (taken, keys)
+        /// ``record``, taken out (left nil): when the app let the dictionary go, the one returned is its only reference.
+        func takeRecord() -> AdvertisementDataRecord? {
+            var taken: AdvertisementDataRecord?
+            swap(&taken, &record)
+            return taken
         }
     }
     var storedState: CBPeripheralState = .disconnected

@@ -11,7 +11,7 @@ extension CBCentralManager {
         case .stateChanged(let state, let controller): handleState(state, controller: controller)
         case .advertisement(let report):
             if let discovery = prepareDiscovery(report) { deliver([discovery]) }
-        case .advertisements(let reports): deliver(prepareDiscoveries(reports))
+        case .discovered(let devices): deliver(prepareDiscoveries(devices))
         case .connected(let peer, let mtu): handleConnected(peer, mtu: mtu)
         case .connectionFailed(let peer, let reason):
             handleLinkDown(peer, reason: reason, failedToConnect: true, attTimedOut: false, controllerLost: false)

@@ -37,11 +37,18 @@ extension CBCentralManager {
         reports.withUnsafeBufferPointer(prepareDiscoveries)
     }
 
-    /// ``prepareDiscoveries(_:)`` of reports read where they lie (one copied out is a retain and a release).
-    private func prepareDiscoveries(_ reports: UnsafeBufferPointer<AdvertisementReport>) -> [PreparedDiscovery] {
+    /// ``prepareDiscoveries(_:)`` of a turn of the host's discoveries (``BackendEvent/discovered(_:)``), each made a
+    /// report as received only once admitted.
+    func prepareDiscoveries(_ devices: [DiscoveredDevice]) -> [PreparedDiscovery] {
+        devices.withUnsafeBufferPointer(prepareDiscoveries)
+    }
+
+    /// ``prepareDiscoveries(_:)`` of candidates read where they lie (one copied out is a retain and a release, of the
+    /// host's record, which the reader's thread touches too): only an admitted one's report is made.
+    private func prepareDiscoveries<Candidate: DiscoveryCandidate>(_ candidates: UnsafeBufferPointer<Candidate>) -> [PreparedDiscovery] {
         var warn = false
         var prepared: [PreparedDiscovery] = []
-        prepared.reserveCapacity(reports.count)
+        prepared.reserveCapacity(candidates.count)
         // The discoveries (by index in `prepared`) of advertisers no peripheral stands for, and the controller's address.
         var unknown: [Int] = []
         var controller: BluetoothAddress?
@@ -58,16 +65,19 @@ extension CBCentralManager {
                 defer { swap(&coalescing, &reported) }
                 var bound = discoveryBound
                 defer { discoveryBound = bound }
-                for report in reports where !filters || Self.matches(report, parameters) {
-                    let coalesced = !parameters.allowDuplicates && !report.isAnonymous
-                    if coalesced, !coalescing.wouldAdmit(report.peer, hasScanResponse: report.hasScanResponse) { continue }
-                    let bytes = report.heapBytes
+                for index in candidates.indices {
+                    let peer = candidates[index].peer
+                    let coalesced = !parameters.allowDuplicates && !peer.isAnonymous
+                    if coalesced, !coalescing.wouldAdmit(peer, hasScanResponse: candidates[index].hasScanResponse) { continue }
+                    let report = candidates[index].makeReport()
+                    if filters, !Self.matches(report, parameters) { continue }
+                    let bytes = candidates[index].heapBytes
                     let (admitted, overflowStarts) = bound.admit(bytes: bytes)
                     warn = warn || overflowStarts
                     guard admitted else { continue }
                     if coalesced {
-                        _ = coalescing.admit(report.peer, hasScanResponse: report.hasScanResponse)
-                        if existingPeripheral(for: report.peer) == nil { unknown.append(prepared.count) }
+                        _ = coalescing.admit(peer, hasScanResponse: candidates[index].hasScanResponse)
+                        if existingPeripheral(for: peer) == nil { unknown.append(prepared.count) }
                     }
                     prepared.append(PreparedDiscovery(report: report, scan: generation, bytes: bytes))
                 }
@@ -149,13 +159,15 @@ extension CBCentralManager {
                  scanParameters?.allowDuplicates ?? false)
             }
             start = rest.endIndex
-            // Read where they lie (a report or a peripheral copied out is a retain and a release each).
+            // Read where they lie, the discoveries through their address (a report or a peripheral copied out, or passed on
+            // as a value loaded from the buffer, is a retain and a release each).
             let stoppedAt: Int? = batch.withUnsafeBufferPointer { discoveries in
                 resolved.withUnsafeBufferPointer { found in
+                    guard let first = discoveries.baseAddress else { return nil }
                     for offset in rest.indices {
                         if offset > rest.startIndex, deliveryEpoch.load(ordering: .acquiring) != epoch { return offset }
                         guard let peripheral = found[offset - rest.startIndex]?.peripheral else { continue }
-                        deliver(discoveries[offset].report, to: delegate, of: peripheral,
+                        deliver(first + offset, to: delegate, of: peripheral,
                                 name: found[offset - rest.startIndex]?.name ?? .same, keepsDictionary: keeps, recycling: &recycler)
                     }
                     return nil
@@ -171,53 +183,58 @@ extension CBCentralManager {
     /// again) keeps the dictionary as the peripheral's last advertisement's; otherwise (a scan whose discoveries are
     /// coalesced, one or two an advertiser) it goes to `recycler` after the call, so the next advertiser's dictionary is
     /// written into its storage when the app let it go (a crowd of new advertisers makes and frees none).
-    private func deliver(_ report: borrowing AdvertisementReport, to delegate: (any CBCentralManagerDelegate)?,
+    private func deliver(_ discovery: UnsafePointer<PreparedDiscovery>, to delegate: (any CBCentralManagerDelegate)?,
                          of peripheral: CBPeripheral, name: NameChange, keepsDictionary: Bool,
                          recycling recycler: inout AdvertisementDataRecycler) {
-        let (advertisementData, keys, localName) = self.advertisementData(report, of: peripheral, known: name,
-                                                                          keeping: keepsDictionary, recycling: &recycler)
+        let (advertisementData, toRecycle, localName) = self.advertisementData(discovery, of: peripheral, known: name,
+                                                                               keeping: keepsDictionary, recycling: &recycler)
         var renamed = name == .renamed
         if !name.isSameContent, let localName { renamed = lock.run { rename(peripheral, localName) } }
         if renamed { peripheral.delegate?.peripheralDidUpdateName(peripheral) }
         // RSSI 127 is "not available" (Core v5.4 Vol 4 Part E §7.7.65.2), and iOS passes it on as 127: a report
         // without one is still a discovery (a kernel or controller that gives none must not hide every device).
         delegate?.centralManager(self, didDiscover: peripheral, advertisementData: advertisementData,
-                                 rssi: Self.dBmNumber(report.rssi ?? 127))
-        if let keys { recycler.give((data: advertisementData, keys: keys)) }
+                                 rssi: Self.dBmNumber(discovery.pointee.report.rssi ?? 127))
+        recycler.give(toRecycle)
     }
 
-    /// The advertisementData of `report` for `peripheral` (on the delegate queue): the dictionary of its last
+    /// The advertisementData of `discovery`'s report for `peripheral` (on the delegate queue): the dictionary of its last
     /// advertisement when that had the same content and kept it; else a new one, written into the storage of a spare with
     /// the same keys (the last one's comes first: given back here, its only reference when the app let it go), and kept
     /// as the last advertisement's when `keeping` (an anonymous advertiser's peripheral keeps nothing). `known` is what
     /// the lock's look found (``NameChange``): the content is compared with the last advertisement's only when it could
-    /// not tell. Also the dictionary's set of keys when it is not kept (for the caller to give to `recycler` once the
+    /// not tell. Also the dictionary's record when it is not kept (for the caller to give to `recycler` once the
     /// delegate has had it; nil when kept), and the local name (the last advertisement's when reused).
-    private func advertisementData(_ report: borrowing AdvertisementReport, of peripheral: CBPeripheral, known: NameChange,
+    private func advertisementData(_ discovery: UnsafePointer<PreparedDiscovery>, of peripheral: CBPeripheral, known: NameChange,
                                    keeping: Bool, recycling recycler: inout AdvertisementDataRecycler)
-        -> (data: [String: Any], keysToRecycle: Int?, name: String?) {
+        -> (data: [String: Any], toRecycle: AdvertisementDataRecord?, name: String?) {
+        // Each record moved where it goes, never copied: a copy is a reference more to its dictionary and its `Data`.
         guard let last = peripheral.lastAdvertisement else {
-            let made = Self.advertisementData(report, recycling: &recycler)
-            let kept = keeping && !report.isAnonymous
-            if !report.isAnonymous {
-                peripheral.lastAdvertisement = CBPeripheral.LastAdvertisement(content: report.contentMark, data: kept ? made.data : [:],
-                                                                              keys: kept ? made.keys : 0, name: made.name)
+            let (record, name) = Self.advertisementData(discovery.pointee.report, recycling: &recycler)
+            let data = record.data
+            if discovery.pointee.report.isAnonymous { return (data, record, name) }
+            if keeping {
+                peripheral.lastAdvertisement = CBPeripheral.LastAdvertisement(content: discovery.pointee.report.contentMark, record: record, name: name)
+                return (data, nil, name)
             }
-            return (made.data, kept ? nil : made.keys, made.name)
+            peripheral.lastAdvertisement = CBPeripheral.LastAdvertisement(content: discovery.pointee.report.contentMark, record: nil, name: name)
+            return (data, record, name)
         }
-        let hasDictionary = last.keys != 0
         switch known {
-        case .same, .renamed: if hasDictionary { return (last.data, nil, last.name) }
+        case .same, .renamed: if let kept = last.record?.data { return (kept, nil, last.name) }
         case .changed: break
-        case .unread: if hasDictionary, report.hasContent(of: last.content) { return (last.data, nil, last.name) }
+        case .unread: if discovery.pointee.report.hasContent(of: last.content), let kept = last.record?.data { return (kept, nil, last.name) }
         }
-        if hasDictionary { recycler.give(last.takeData()) }
-        let made = Self.advertisementData(report, recycling: &recycler)
-        last.content = report.contentMark
-        last.data = keeping ? made.data : [:]
-        last.keys = keeping ? made.keys : 0
-        last.name = made.name
-        return (made.data, keeping ? nil : made.keys, made.name)
+        recycler.give(last.takeRecord())
+        let (record, name) = Self.advertisementData(discovery.pointee.report, recycling: &recycler)
+        let data = record.data
+        last.content = discovery.pointee.report.contentMark
+        last.name = name
+        if keeping {
+            last.record = record
+            return (data, nil, name)
+        }
+        return (data, record, name)
     }
 
     /// Gives `peripheral` the advertised `name` (lock held): true when it had another one (a rename the delegate hears
@@ -247,15 +264,16 @@ extension CBCentralManager {
         swap(&recent, &recentlyDiscovered)
         defer { swap(&recent, &recentlyDiscovered) }
         let connected = active.isEmpty ? nil : active
-        // Read where they lie (a discovery copied out is a retain and a release).
+        // Read where they lie, through their address (a discovery copied out, or passed on as a value loaded from the
+        // buffer, is a retain and a release of the host's record, which the reader's thread touches too).
         piece.withUnsafeBufferPointer { discoveries in
+            guard let first = discoveries.baseAddress else { return }
             for index in discoveries.indices {
                 guard discoveries[index].scan == generation else {
                     resolved.append(nil)
                     continue
                 }
-                let found = resolve(discoveries[index].report, identifier: discoveries[index].identifier, connected: connected,
-                                    recent: &recent, after: unread)
+                let found = resolve(first + index, connected: connected, recent: &recent, after: unread)
                 if !found.name.isSameContent { unread.append(ObjectIdentifier(found.peripheral)) }
                 resolved.append(found)
             }
@@ -263,30 +281,31 @@ extension CBCentralManager {
         return resolved
     }
 
-    /// The peripheral of `report` (lock held), and its name when its content is its last advertisement's and no earlier
-    /// discovery of the piece had new content for it (`unread`). `connected` and `recent` are ``active`` (nil when
-    /// empty) and ``recentlyDiscovered`` as the piece holds them; a new peripheral gets `identifier` when it was derived
-    /// at admission (``PreparedDiscovery/identifier``).
-    private func resolve(_ report: borrowing AdvertisementReport, identifier: UUID?, connected: [PeerAddress: CBPeripheral]?,
+    /// The peripheral of `discovery`'s report (lock held), and its name when its content is its last advertisement's and
+    /// no earlier discovery of the piece had new content for it (`unread`). `connected` and `recent` are ``active`` (nil
+    /// when empty) and ``recentlyDiscovered`` as the piece holds them; a new peripheral gets the discovery's identifier
+    /// when it was derived at admission (``PreparedDiscovery/identifier``).
+    private func resolve(_ discovery: UnsafePointer<PreparedDiscovery>, connected: [PeerAddress: CBPeripheral]?,
                          recent: inout RecentlySeen<PeerAddress, CBPeripheral>, after unread: [ObjectIdentifier]) -> Resolved {
-        if report.isAnonymous {
+        let peer = discovery.pointee.report.peer
+        if peer.isAnonymous {
             // A new peripheral each time, with no last advertisement: its name is the one its dictionary's reading finds.
-            return Resolved(peripheral: CBPeripheral(identifier: UUID(), peer: report.peer, manager: self), name: .changed)
+            return Resolved(peripheral: CBPeripheral(identifier: UUID(), peer: peer, manager: self), name: .changed)
         }
         // A peripheral connected or heard lately (the common case) without the third map's weak load; the connected one
         // first, as `peripheral(for:)` has it (an app may hold, and connect, an object from before a power cycle).
         let peripheral: CBPeripheral
-        if let known = connected?[report.peer] ?? recent[report.peer] {
+        if let known = connected?[peer] ?? recent[peer] {
             peripheral = known
         } else {
             // Not connected and not in `recent` (which ``peripheral(for:)`` would look at next): the handed-out table, or new.
-            peripheral = self.peripheral(for: report.peer, identifier: identifier)
-            recent.set(report.peer, peripheral)
+            peripheral = self.peripheral(for: peer, identifier: discovery.pointee.identifier)
+            recent.set(peer, peripheral)
         }
         // The name: the last advertisement's when this one has the same content (no parse), else read with the
         // dictionary. (The last advertisement is the delegate queue's, which this runs on.)
         if unread.contains(ObjectIdentifier(peripheral)) { return Resolved(peripheral: peripheral, name: .unread) }
-        guard let last = peripheral.lastAdvertisement, report.hasContent(of: last.content) else {
+        guard let last = peripheral.lastAdvertisement, discovery.pointee.report.hasContent(of: last.content) else {
             return Resolved(peripheral: peripheral, name: .changed)
         }
         guard let name = last.name else { return Resolved(peripheral: peripheral, name: .same) }
@@ -321,16 +340,16 @@ extension CBCentralManager {
     /// the TX power are shared NSNumbers.
     static func advertisementData(_ report: AdvertisementReport) -> [String: Any] {
         var none = AdvertisementDataRecycler()
-        return advertisementData(report, recycling: &none).data
+        return advertisementData(report, recycling: &none).record.data
     }
 
-    /// ``advertisementData(_:)``, its set of keys (``AdvertisementDataTemplate/Key/bit``s) and the local name, written
-    /// into the storage of a spare of `recycler` with the same keys when it has one (every key of the set gets its new
-    /// value), else into a copy of the template. A report as received is read in place, straight into the dictionary's
+    /// ``advertisementData(_:)`` as a record (its set of keys, ``AdvertisementDataTemplate/Key/bit``s, and the values a
+    /// reuse rewrites) and the local name, written into the storage of a spare of `recycler` with the same keys when it
+    /// has one (every key of the set gets its new value, but those it already holds), else into a copy of the template. A report as received is read in place, straight into the dictionary's
     /// values: one pass over each payload for its fields, one more for each list or map it has (made only then); its
     /// manufacturer data is one `Data` copied from the bytes.
     static func advertisementData(_ report: AdvertisementReport,
-                                  recycling recycler: inout AdvertisementDataRecycler) -> (data: [String: Any], keys: Int, name: String?) {
+                                  recycling recycler: inout AdvertisementDataRecycler) -> (record: AdvertisementDataRecord, name: String?) {
         if let received = report.received {
             let fields = received.fields()
             let made = advertisementData(isConnectable: received.isConnectable, isTruncated: received.isTruncated,
@@ -339,7 +358,7 @@ extension CBCentralManager {
                                      serviceData: received.serviceData(fields), serviceUUIDs: received.serviceUUIDs(fields),
                                      overflowServiceUUIDs: [], txPowerLevel: received.txPowerLevel(fields),
                                      solicitedServiceUUIDs: received.solicitedServiceUUIDs(fields), recycling: &recycler)
-            return (made.data, made.keys, fields.localName)
+            return (made, fields.localName)
         }
         let localName = report.localName
         let made = advertisementData(isConnectable: report.isConnectable, isTruncated: report.isTruncated, localName: localName,
@@ -347,25 +366,26 @@ extension CBCentralManager {
                                  serviceUUIDs: report.serviceUUIDs, overflowServiceUUIDs: report.overflowServiceUUIDs,
                                  txPowerLevel: report.txPowerLevel, solicitedServiceUUIDs: report.solicitedServiceUUIDs,
                                  recycling: &recycler)
-        return (made.data, made.keys, localName)
+        return (made, localName)
     }
 
     /// Manufacturer data as a dictionary is made with it: a `Data` already made (a parsed report's), or the bytes of
     /// the host's record and their range in them (within them), written into the spare's `Data` when the dictionary
-    /// is a spare the app let go (``AdvertisementDataTemplate/setData(_:copying:in:)``).
+    /// is a spare the app let go (``AdvertisementDataTemplate/setData(_:copying:in:holding:)``).
     private enum ManufacturerValue {
         case data(Data)
         case bytes([UInt8], Range<Int>)
     }
 
     /// The dictionary of these values (each key present when its value is: a name, manufacturer data, a TX power, a
-    /// non-empty list or map; IsConnectable always, IsTruncated only when true).
+    /// non-empty list or map; IsConnectable always, IsTruncated only when true), as a record. A spare's IsConnectable
+    /// and IsTruncated are written only when they differ (a spare with IsTruncated's key holds `true` there).
     private static func advertisementData(isConnectable: Bool, isTruncated: Bool, localName: String?,
                                           manufacturerData manufacturer: ManufacturerValue?,
                                           serviceData: [BluetoothUUID: [UInt8]], serviceUUIDs: [BluetoothUUID],
                                           overflowServiceUUIDs overflow: [BluetoothUUID], txPowerLevel: Int?,
                                           solicitedServiceUUIDs solicited: [BluetoothUUID],
-                                          recycling recycler: inout AdvertisementDataRecycler) -> (data: [String: Any], keys: Int) {
+                                          recycling recycler: inout AdvertisementDataRecycler) -> AdvertisementDataRecord {
         typealias Key = AdvertisementDataTemplate.Key
         var keys = Key.isConnectable.bit
         if isTruncated { keys |= Key.isTruncated.bit }
@@ -377,14 +397,27 @@ extension CBCentralManager {
         if txPowerLevel != nil { keys |= Key.txPowerLevel.bit }
         if !solicited.isEmpty { keys |= Key.solicitedServiceUUIDs.bit }
         let template = recycler.template(keys: keys)
-        var data = recycler.take(keys: keys) ?? template.dictionary
-        template.set(.isConnectable, isConnectable ? trueNumber : falseNumber, in: &data)
-        if isTruncated { template.set(.isTruncated, trueNumber, in: &data) }
+        // The spare's parts moved out of it (a copy left in it would make the dictionary and the `Data` shared).
+        var data: [String: Any]
+        var manufacturerData: Data?
+        var spareIsConnectable: Bool?
+        if let spare = recycler.take(keys: keys) {
+            (data, manufacturerData, spareIsConnectable) = (spare.data, spare.manufacturerData, spare.isConnectable)
+        } else {
+            data = template.dictionary
+        }
+        if spareIsConnectable != isConnectable { template.set(.isConnectable, isConnectable ? trueNumber : falseNumber, in: &data) }
+        if isTruncated, spareIsConnectable == nil { template.set(.isTruncated, trueNumber, in: &data) }
         if let localName { template.set(.localName, localName, in: &data) }
         switch manufacturer {
-        case .data(let value): template.set(.manufacturerData, value, in: &data)
+        case .data(let value):
+            template.set(.manufacturerData, value, in: &data)
+            manufacturerData = value
         case .bytes(let bytes, let range):
-            bytes.withUnsafeBytes { template.setData(.manufacturerData, copying: UnsafeRawBufferPointer(rebasing: $0[range]), in: &data) }
+            bytes.withUnsafeBytes {
+                template.setData(.manufacturerData, copying: UnsafeRawBufferPointer(rebasing: $0[range]), in: &data,
+                                 holding: &manufacturerData)
+            }
         case nil: break
         }
         if !serviceData.isEmpty {
@@ -396,6 +429,6 @@ extension CBCentralManager {
         if !overflow.isEmpty { template.set(.overflowServiceUUIDs, overflow.map(CBUUID.init(bluetoothUUID:)), in: &data) }
         if let txPowerLevel { template.set(.txPowerLevel, dBmNumber(txPowerLevel), in: &data) }
         if !solicited.isEmpty { template.set(.solicitedServiceUUIDs, solicited.map(CBUUID.init(bluetoothUUID:)), in: &data) }
-        return (data, keys)
+        return AdvertisementDataRecord(data: data, keys: keys, manufacturerData: manufacturerData, isConnectable: isConnectable)
     }
 }

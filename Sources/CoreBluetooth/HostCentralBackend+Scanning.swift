@@ -74,11 +74,4 @@ extension HostCentralBackend {
         options.coalescesDiscoveries = !parameters.allowDuplicates
         return options
     }
-
-    /// The facade's view of a discovery: its bytes as received, shared with the host, parsed only where a field is read
-    /// (on the delegate queue, once, into the advertisementData; ``ReceivedAdvertisement`` has the merge rules); RSSI
-    /// nil when the controller gave 127. The thread that reads the controller neither parses nor allocates for it.
-    static func report(_ device: DiscoveredDevice) -> AdvertisementReport {
-        AdvertisementReport(received: device)
-    }
 }

@@ -240,7 +240,7 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
     /// one event.
     func handle(discoveries devices: [DiscoveredDevice]) {
         guard !stopped, !devices.isEmpty else { return }
-        emit(.advertisements(devices.map(Self.report)))
+        emit(.discovered(devices))
     }
 
     /// One host event (on `queue`).

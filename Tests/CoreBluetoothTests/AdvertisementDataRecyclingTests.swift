@@ -176,6 +176,50 @@ private final class ManufacturerBytesReader: NSObject, CBCentralManagerDelegate,
         return report
     }
 
+    /// A spare keeps what it holds under IsConnectable and IsTruncated, so a reuse writes them only when they change:
+    /// an advertiser alternating ADV_IND and ADV_NONCONN_IND with the same keys (Core v5.4 Vol 6 Part B §2.3.1) gets
+    /// each discovery's own IsConnectable in the one storage rewritten, and a truncated chain's IsTruncated stays true
+    /// while its spare is reused (Vol 4 Part E §7.7.65.13, Data Status 0b10).
+    @Test func aReusedDictionaryHasEachDiscoverysConnectabilityAndTruncation() {
+        final class FlagReader: NSObject, CBCentralManagerDelegate, @unchecked Sendable {
+            let seen = Mutex<[(connectable: Bool?, truncated: Bool?, storage: UInt)]>([])
+            func centralManagerDidUpdateState(_ central: CBCentralManager) {}
+            func centralManager(_ central: CBCentralManager, didDiscover peripheral: CBPeripheral,
+                                advertisementData: [String: Any], rssi RSSI: NSNumber) {
+                let flags = ((advertisementData[CBAdvertisementDataIsConnectable] as? NSNumber)?.boolValue,
+                             (advertisementData[CBAdvertisementDataIsTruncatedKey] as? NSNumber)?.boolValue,
+                             unsafeBitCast(advertisementData, to: UInt.self))
+                seen.withLock { $0.append(flags) }
+            }
+        }
+        let h = Harness()
+        let reader = FlagReader()
+        h.manager.delegate = reader
+        h.manager.scanForPeripherals(withServices: nil, options: [CBCentralManagerScanOptionAllowDuplicatesKey: true])
+        h.flush()
+        let connectable: [Bool] = [true, false, false, true, false]
+        for (minor, flag) in connectable.enumerated() {
+            h.emit(.advertisement(AdvertisementReport(received: DiscoveredDevice(
+                peer: Harness.peer, rssi: -50, isConnectable: flag,
+                advertisingData: [0x02, 0x01, 0x06, 27, 0xFF] + beacon(minor: UInt8(minor)), scanResponseData: nil))))
+        }
+        let seen = reader.seen.withLock { $0 }
+        #expect(seen.map(\.connectable) == connectable)
+        #expect(seen.allSatisfy { $0.truncated == nil })
+        #expect(Set(seen.map(\.storage)).count == 1, "one storage, rewritten")
+        let truncated = (5..<8).map { minor in
+            var device = DiscoveredDevice(peer: Harness.peer, rssi: -50, isConnectable: false,
+                                          advertisingData: [0x02, 0x01, 0x06, 27, 0xFF] + beacon(minor: UInt8(minor)), scanResponseData: nil)
+            device.isTruncated = true
+            return device
+        }
+        for device in truncated { h.emit(.advertisement(AdvertisementReport(received: device))) }
+        let after = reader.seen.withLock { $0 }.dropFirst(connectable.count)
+        #expect(after.map(\.connectable) == [false, false, false])
+        #expect(after.map(\.truncated) == [true, true, true])
+        #expect(Set(after.map(\.storage)).count == 1, "another set of keys: one other storage, rewritten")
+    }
+
     /// The recorder keeps every dictionary (as an app that stores them does): after five reports of a changing
     /// counter, each one it holds still has its own counter, none rewritten by a later discovery.
     @Test func aDictionaryTheAppKeepsNeverChanges() {
@@ -217,17 +261,20 @@ private final class ManufacturerBytesReader: NSObject, CBCentralManagerDelegate,
     /// The recycler hands back only a spare with exactly the keys asked for, the last given first, and keeps at most
     /// ``AdvertisementDataRecycler/capacity``, dropping the oldest.
     @Test func theRecyclerMatchesKeysAndKeepsItsBound() {
+        func spare(_ data: [String: Any], keys: Int) -> AdvertisementDataRecord {
+            AdvertisementDataRecord(data: data, keys: keys, manufacturerData: nil, isConnectable: false)
+        }
         var recycler = AdvertisementDataRecycler()
-        recycler.give((data: ["a": 1], keys: 0b01))
-        recycler.give((data: ["b": 2], keys: 0b01))
+        recycler.give(spare(["a": 1], keys: 0b01))
+        recycler.give(spare(["b": 2], keys: 0b01))
         recycler.give(nil)
         #expect(recycler.take(keys: 0b11) == nil)
-        #expect(recycler.take(keys: 0b01)?["b"] as? Int == 2)
-        #expect(recycler.take(keys: 0b01)?["a"] as? Int == 1)
+        #expect(recycler.take(keys: 0b01)?.data["b"] as? Int == 2)
+        #expect(recycler.take(keys: 0b01)?.data["a"] as? Int == 1)
         #expect(recycler.take(keys: 0b01) == nil)
-        for index in 0...AdvertisementDataRecycler.capacity { recycler.give((data: ["n": index], keys: 0b100)) }
+        for index in 0...AdvertisementDataRecycler.capacity { recycler.give(spare(["n": index], keys: 0b100)) }
         var left: [Int] = []
-        while let spare = recycler.take(keys: 0b100) { left.append(spare["n"] as? Int ?? -1) }
+        while let spare = recycler.take(keys: 0b100) { left.append(spare.data["n"] as? Int ?? -1) }
         #expect(left == Array((1...AdvertisementDataRecycler.capacity).reversed()), "the oldest was dropped")
     }
 }

@@ -35,6 +35,18 @@ private final class BatchDelegate: NSObject, CBCentralManagerDelegate, @unchecke
         }
     }
 
+    /// The ten advertisers of ``reports()`` as the host hands them over (``BackendEvent/discovered(_:)``): the same
+    /// addresses, each advertising its Complete Local Name (0x09, Core Supplement v11 Part A §1.2) and nothing else.
+    private static func devices() -> [DiscoveredDevice] {
+        reports().map { device($0.peer, name: $0.localName ?? "") }
+    }
+
+    /// A connectable device as the host makes it, advertising `name` as a Complete Local Name (0x09), then `more`.
+    private static func device(_ peer: PeerAddress, name: String, more: [UInt8] = []) -> DiscoveredDevice {
+        DiscoveredDevice(peer: peer, rssi: -50, isConnectable: true,
+                         advertisingData: [UInt8(name.utf8.count + 1), 0x09] + Array(name.utf8) + more, scanResponseData: nil)
+    }
+
     /// Emits the ten reports while the delegate queue is held, so they go over as one turn (one batch).
     private static func emitAsOneBatch(_ h: Harness) {
         let release = DispatchSemaphore(value: 0)
@@ -82,10 +94,9 @@ private final class BatchDelegate: NSObject, CBCentralManagerDelegate, @unchecke
             if count == 1 { h.backend.emit(.connected(Harness.peer, mtu: h.backend.linkMTU)) }
         }
         let batch = (0..<256).map { index in
-            AdvertisementReport(peer: PeerAddress(address: BluetoothAddress(value: 0xC100_0000_0000 + UInt64(index)), type: .random),
-                                rssi: -50, localName: "b\(index)", isConnectable: true)
+            Self.device(PeerAddress(address: BluetoothAddress(value: 0xC100_0000_0000 + UInt64(index)), type: .random), name: "b\(index)")
         }
-        h.backend.emit(.advertisements(batch))
+        h.backend.emit(.discovered(batch))
         h.flush()
         let log = delegate.discovered
         #expect(CBCentralManager.deliveryPiece == 32)
@@ -103,17 +114,18 @@ private final class BatchDelegate: NSObject, CBCentralManagerDelegate, @unchecke
         h.manager.delegate = delegate
         h.manager.scanForPeripherals(withServices: nil, options: nil)
         h.flush()
-        let reports = Self.reports()
-        h.backend.emit(.advertisements(Array(reports.prefix(5)) + [reports[0], reports[3]] + Array(reports.suffix(5))))
+        let devices = Self.devices()
+        let turn: [DiscoveredDevice] = Array(devices.prefix(5)) + [devices[0], devices[3]] + Array(devices.suffix(5))
+        h.backend.emit(.discovered(turn))
         h.flush()
         #expect(delegate.discovered == (0..<10).map { "n\($0)" })
 
         h.manager.stopScan()
         h.manager.scanForPeripherals(withServices: [CBUUID(string: "180F")], options: nil)
         h.flush()
-        var battery = reports[7]
-        battery.serviceUUIDs = [BluetoothUUID(0x180F)]
-        h.backend.emit(.advertisements([reports[6], battery, reports[8]]))
+        // Complete List of 16-bit Service UUIDs (0x03) holding Battery Service 0x180F, Core Supplement v11 Part A §1.1.
+        let battery = Self.device(devices[7].peer, name: "n7", more: [0x03, 0x03, 0x0F, 0x18])
+        h.backend.emit(.discovered([devices[6], battery, devices[8]]))
         h.flush()
         #expect(delegate.discovered.suffix(1) == ["n7"])
         #expect(delegate.discovered.count == 11)
@@ -137,7 +149,7 @@ private final class BatchDelegate: NSObject, CBCentralManagerDelegate, @unchecke
         #expect(dictionaries.count == 3 && Set(dictionaries).count == 1)
         let peripheral = try #require(h.recorder.discovered.last?.0)
         let kept = try #require(h.manager.lock.run { peripheral.lastAdvertisement })
-        #expect(storage(kept.data) == dictionaries.first)
+        #expect(storage(try #require(kept.record).data) == dictionaries.first)
         #expect(h.recorder.log.suffix(3) == ["discover Same -50", "discover Same -50", "discover Same -50"])
     }
 
@@ -187,17 +199,16 @@ private final class BatchDelegate: NSObject, CBCentralManagerDelegate, @unchecke
         let h = Harness()
         h.manager.scanForPeripherals(withServices: nil, options: [CBCentralManagerScanOptionAllowDuplicatesKey: true])
         h.flush()
-        func report(_ name: UInt8) -> AdvertisementReport {
-            AdvertisementReport(received: DiscoveredDevice(peer: Harness.peer, rssi: -50, isConnectable: true,
-                                                           advertisingData: [0x02, 0x09, name], scanResponseData: nil))
+        func device(_ name: UInt8) -> DiscoveredDevice {
+            DiscoveredDevice(peer: Harness.peer, rssi: -50, isConnectable: true, advertisingData: [0x02, 0x09, name], scanResponseData: nil)
         }
-        let y = report(0x59)
-        h.backend.emit(.advertisement(y))
+        let y = device(0x59)
+        h.backend.emit(.advertisement(AdvertisementReport(received: y)))
         h.flush()
         try #require(h.recorder.discovered.last?.0).delegate = h.recorder
         let release = DispatchSemaphore(value: 0)
         h.queue.async { release.wait() }
-        h.backend.emit(.advertisements([report(0x58), y, y]))
+        h.backend.emit(.discovered([device(0x58), y, y]))
         release.signal()
         h.flush()
         #expect(h.recorder.log.suffix(6) == ["discover Y -50", "name X", "discover X -50", "name Y", "discover Y -50", "discover Y -50"])

@@ -31,7 +31,7 @@ import Testing
         + [0x05, 0x16, 0x0A, 0x18, 0x01, 0x02]
     let peer = PeerAddress(address: BluetoothAddress("C1:B0:00:00:00:02")!, type: .random)
     let device = DiscoveredDevice(peer: peer, rssi: nil, isConnectable: true, advertisingData: advertising, scanResponseData: response)
-    let report = HostCentralBackend.report(device)
+    let report = report(of: device)
     #expect(report.rssi == nil, "127 (unavailable) arrives as nil")
     #expect(report.localName == "OCB Bravo", "complete name of the scan response beats the shortened one")
     #expect(report.serviceUUIDs == [BluetoothUUID("0CB20001-7E57-4C0D-A9E5-0123456789AB")!, BluetoothUUID(0x180A), BluetoothUUID(0x180F)])
@@ -91,7 +91,7 @@ private func canonical(_ data: [String: Any]) -> [String: String] {
     // Flags 0x06; Manufacturer Specific Data, company 0x004C, 02 15; Complete Local Name "Tag" and two NULs;
     // TX Power Level −8 dBm (Core Supplement v11 Part A §1.2-§1.5).
     let beacon: [UInt8] = [0x02, 0x01, 0x06, 0x05, 0xFF, 0x4C, 0x00, 0x02, 0x15, 0x06, 0x09, 0x54, 0x61, 0x67, 0x00, 0x00, 0x02, 0x0A, 0xF8]
-    let tag = HostCentralBackend.report(DiscoveredDevice(peer: peer, rssi: -60, isConnectable: false,
+    let tag = report(of: DiscoveredDevice(peer: peer, rssi: -60, isConnectable: false,
                                                          advertisingData: beacon, scanResponseData: nil))
     #expect(tag.localName == "Tag" && tag.txPowerLevel == -8 && tag.rssi == -60 && !tag.isConnectable)
     #expect(tag.manufacturerData.map { [$0.companyID] + $0.payload.map(UInt16.init) } == [0x004C, 0x02, 0x15])
@@ -105,7 +105,7 @@ private func canonical(_ data: [String: Any]) -> [String: String] {
         // Alone, and with the payload 7 places on as its scan response.
         for response in [nil, payloads[(index + 7) % payloads.count]] {
             let device = DiscoveredDevice(peer: peer, rssi: -70, isConnectable: true, advertisingData: bytes, scanResponseData: response)
-            let fast = HostCentralBackend.report(device)
+            let fast = report(of: device)
             let full = fullParseReport(device)
             #expect(fast.hasSameContent(as: full) && fast.rssi == full.rssi && fast.peer == full.peer, "\(bytes) \(response ?? [])")
             #expect(fast.hasScanResponse == full.hasScanResponse && fast.isTruncated == full.isTruncated)
@@ -128,7 +128,7 @@ private func canonical(_ data: [String: Any]) -> [String: String] {
     let peer = PeerAddress(address: try #require(BluetoothAddress("C1:B0:00:00:00:02")), type: .random)
     func name(_ type: UInt8, _ text: String) -> [UInt8] { [UInt8(text.utf8.count + 1), type] + Array(text.utf8) }
     func merged(_ advertising: [UInt8], _ response: [UInt8]) -> AdvertisementReport {
-        HostCentralBackend.report(DiscoveredDevice(peer: peer, rssi: -50, isConnectable: true, advertisingData: advertising,
+        report(of: DiscoveredDevice(peer: peer, rssi: -50, isConnectable: true, advertisingData: advertising,
                                                    scanResponseData: response))
     }
     #expect(merged(name(0x08, "Adv"), name(0x08, "Rsp")).localName == "Rsp")
@@ -164,10 +164,10 @@ private func canonical(_ data: [String: Any]) -> [String: String] {
     let b = device(0x42, rssi: -50)
     var bAgain = b
     bAgain.rssi = -55
-    let first = HostCentralBackend.report(device(0x41, rssi: -40))
-    let second = HostCentralBackend.report(b)
-    let again = HostCentralBackend.report(bAgain)
-    let back = HostCentralBackend.report(device(0x41, rssi: -60))
+    let first = report(of: device(0x41, rssi: -40))
+    let second = report(of: b)
+    let again = report(of: bAgain)
+    let back = report(of: device(0x41, rssi: -60))
     #expect(second.received?.payload === again.received?.payload, "the host's record is shared, not copied")
     #expect(first.localName == "A" && first.rssi == -40, "a report handed out keeps its content")
     #expect(second.localName == "B" && again.localName == "B" && again.rssi == -55 && again.hasSameContent(as: second))
@@ -177,7 +177,7 @@ private func canonical(_ data: [String: Any]) -> [String: String] {
     // dictionary is made again); equality compares the fields, so it stays an equivalence with a parsed report.
     var flagged = device(0x41, rssi: -40)
     flagged.advertisingData = [0x02, 0x01, 0x06, 0x02, 0x09, 0x41]
-    let withFlags = HostCentralBackend.report(flagged)
+    let withFlags = report(of: flagged)
     let parsed = AdvertisementReport(peer: peer, rssi: -40, localName: "A", isConnectable: true)
     #expect(!withFlags.hasSameContent(as: first) && withFlags == first)
     #expect(withFlags == parsed && first == parsed && withFlags != second)
@@ -197,3 +197,6 @@ private func canonical(_ data: [String: Any]) -> [String: String] {
     #expect(HostError.connectCancelled(peer).connectionFailureReason.rawValue == 0x02)
     #expect(HostError.connectTimeout(peer).connectionFailureReason.rawValue == 0x08)
 }
+
+/// A device's report as the facade makes it of a host discovery it admits (``DiscoveryCandidate/makeReport()``).
+private func report(of device: DiscoveredDevice) -> AdvertisementReport { device.makeReport() }
