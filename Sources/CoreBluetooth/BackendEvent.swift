@@ -23,7 +23,7 @@ package enum BackendEvent: Sendable, Equatable {
     case advertisement(AdvertisementReport)
     /// A turn of the host's discoveries (at most about 256) in the order received, each as ``advertisement(_:)`` of its
     /// report as received (``AdvertisementReport/init(received:)``): the facade decides on them under one look at its
-    /// lock, and makes the report of each it admits (``DiscoveryCandidate``), not of those it turns away.
+    /// lock, and makes the report of each that coalescing keeps (``DiscoveryCandidate``), not of those it turns away.
     case discovered([DiscoveredDevice])
     /// The connection to `peer` is up, its ATT_MTU exchanged: `mtu` is the link's published ATT_MTU, for the
     /// peripheral to read (Vol 3 Part F §3.2.8, §3.4.2).

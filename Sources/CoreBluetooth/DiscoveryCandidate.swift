@@ -4,8 +4,9 @@ internal import OCBHost
 
 /// A discovery as ``CBCentralManager/prepareDiscoveries(_:)`` decides on it (coalescing, the bound on discoveries
 /// waiting, the services filter): a report already made, or a device as the host made it, whose report is made only
-/// once it is admitted (``makeReport()``). Read where it lies in the batch: a coalesced scan turns most of a turn's
-/// discoveries away, and one turned away then costs no report, no reference taken to the host's record.
+/// once coalescing keeps it (``makeReport()``; the services filter reads the report). Read where it lies in the batch:
+/// a coalesced scan turns most of a turn's discoveries away, and one turned away then costs no report, no reference
+/// taken to the host's record.
 protocol DiscoveryCandidate {
     /// The advertiser.
     var peer: PeerAddress { get }

@@ -23,8 +23,8 @@ extension CBCentralManager {
         var identifier: UUID? = nil
     }
 
-    /// Decides whether `report` becomes a discovery (any thread; the manager's lock is taken): the scan's filters,
-    /// Apple's coalescing without AllowDuplicates, then the bound on discoveries waiting for the delegate
+    /// Decides whether `report` becomes a discovery (any thread; the manager's lock is taken): Apple's coalescing without
+    /// AllowDuplicates, the scan's filters, then the bound on discoveries waiting for the delegate
     /// (``discoveryQueueBound`` and ``discoveryQueueByteBound``; a report past it is counted as dropped and, not being
     /// recorded as reported, may come again). Nil when nothing is delivered.
     func prepareDiscovery(_ report: AdvertisementReport) -> PreparedDiscovery? {
@@ -38,13 +38,14 @@ extension CBCentralManager {
     }
 
     /// ``prepareDiscoveries(_:)`` of a turn of the host's discoveries (``BackendEvent/discovered(_:)``), each made a
-    /// report as received only once admitted.
+    /// report as received only when coalescing keeps it.
     func prepareDiscoveries(_ devices: [DiscoveredDevice]) -> [PreparedDiscovery] {
         devices.withUnsafeBufferPointer(prepareDiscoveries)
     }
 
     /// ``prepareDiscoveries(_:)`` of candidates read where they lie (one copied out is a retain and a release, of the
-    /// host's record, which the reader's thread touches too): only an admitted one's report is made.
+    /// host's record, which the reader's thread touches too): a report is made only of one that coalescing keeps (the
+    /// filters need it; the bound may still turn it away).
     private func prepareDiscoveries<Candidate: DiscoveryCandidate>(_ candidates: UnsafeBufferPointer<Candidate>) -> [PreparedDiscovery] {
         var warn = false
         var prepared: [PreparedDiscovery] = []
@@ -345,7 +346,8 @@ extension CBCentralManager {
 
     /// ``advertisementData(_:)`` as a record (its set of keys, ``AdvertisementDataTemplate/Key/bit``s, and the values a
     /// reuse rewrites) and the local name, written into the storage of a spare of `recycler` with the same keys when it
-    /// has one (every key of the set gets its new value, but those it already holds), else into a copy of the template. A report as received is read in place, straight into the dictionary's
+    /// has one (every key of the set gets its new value; IsConnectable and IsTruncated only when the spare's differs),
+    /// else into a copy of the template. A report as received is read in place, straight into the dictionary's
     /// values: one pass over each payload for its fields, one more for each list or map it has (made only then); its
     /// manufacturer data is one `Data` copied from the bytes.
     static func advertisementData(_ report: AdvertisementReport,

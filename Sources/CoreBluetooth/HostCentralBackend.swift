@@ -236,8 +236,8 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
 
     // MARK: Host events
 
-    /// A turn of the host's discoveries (on `queue`), each as received (``report(_:)``: not parsed here), to the facade as
-    /// one event.
+    /// A turn of the host's discoveries (on `queue`) to the facade as one event, as the host made them: not parsed here;
+    /// the facade makes each one's report as received (``DiscoveryCandidate/makeReport()``) once coalescing keeps it.
     func handle(discoveries devices: [DiscoveredDevice]) {
         guard !stopped, !devices.isEmpty else { return }
         emit(.discovered(devices))
