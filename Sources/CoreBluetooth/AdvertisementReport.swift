@@ -65,6 +65,12 @@ package struct AdvertisementReport: Sendable, Equatable {
         }
     }
 
+    /// The host's record of the bytes, when the report is in that form; nil once parsed.
+    package var hostRecord: DiscoveredDevice.Payload? {
+        if case .received(let payload) = source { return payload }
+        return nil
+    }
+
     /// The bytes as received, when the report is in that form (the delivery's one-pass path); nil once parsed.
     package var received: ReceivedAdvertisement? {
         if case .received(let payload) = source { return ReceivedAdvertisement(payload) }
@@ -195,7 +201,7 @@ package struct AdvertisementReport: Sendable, Equatable {
     /// Whether a scan response (SCAN_RSP, Vol 6 Part B §2.3.2.2) is merged in.
     package var hasScanResponse: Bool {
         get {
-            if let received { return received.scanResponseData != nil }
+            if case .received(let payload) = source { return payload.scanResponseData != nil }
             return content.hasScanResponse
         }
         set { update { $0.hasScanResponse = newValue } }
@@ -243,7 +249,7 @@ package struct AdvertisementReport: Sendable, Equatable {
     /// per field, its bytes plus 32 for a heap string or array and 24 per UUID (at most about 3,000).
     package var heapBytes: Int {
         switch source {
-        case .received(let payload): ReceivedAdvertisement(payload).heapBytes
+        case .received(let payload): ReceivedAdvertisement.heapBytes(of: payload)
         case .parsed(let storage): storage.heapBytes
         }
     }

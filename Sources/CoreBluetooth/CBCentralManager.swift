@@ -64,6 +64,12 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     /// (``AdvertisementDataRecycler``, its own bound); taken by ``deliver(_:)`` for a batch and put back after it,
     /// emptied by `stopScan` (lock held).
     var advertisementDataSpares = AdvertisementDataRecycler()
+    /// The host's records of the discoveries with new content the delegate queue's last batch delivered in a scan with
+    /// AllowDuplicates (the host's scan makes its next records with their arrays), handed back to
+    /// the host (``Host/DiscoveredDevice/Payload/Spares``) when the next batch starts: by then the batch that held them is
+    /// gone, so a record nothing else holds can be written with the scan's next new content. At most one batch's
+    /// (about 256); taken and put back as ``advertisementDataSpares`` is, emptied by `stopScan` (lock held).
+    var recordsToHandBack: [DiscoveredDevice.Payload] = []
     /// The peer behind each identifier handed out, for `retrievePeripherals(withIdentifiers:)`: the last 16,384 (a
     /// flood of advertisers cannot grow it without end; an identifier forgotten is retrieved again once seen again).
     var knownPeers = RecentlySeen<UUID, PeerAddress>(capacity: 16_384)
@@ -173,6 +179,7 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
         let delivery = SerialBatcher<FacadeDelivery>(queue: queue, gatheringOn: backend.eventQueue,
                                                      isBulk: { if case .event = $0 { false } else { true } },
                                                      weight: { if case .discoveries(let batch) = $0 { batch.count } else { 1 } },
+                                                     releasingAs: .discoveries([]),
                                                      bulkHandler: { [weak self] items in self?.deliverBulk(items) }) { [weak self] item in
             // The other lane: events, one at a time (the bulk items all go through `bulkHandler`).
             guard let self else { return }
@@ -309,6 +316,7 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
             // releases the peripherals an app did not retain.
             recentlyDiscovered.removeAll()
             advertisementDataSpares = AdvertisementDataRecycler()
+            recordsToHandBack = []
             return was
         }
         guard wasScanning else {

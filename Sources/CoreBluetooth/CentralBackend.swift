@@ -100,6 +100,9 @@ package protocol CentralBackend: AnyObject, Sendable {
     /// The serial queue the event handler is called on, when there is one: the manager then hands what one block of
     /// it produced to the delegate queue at once (``Host/SerialBatcher``), not with a wake-up per event.
     var eventQueue: DispatchQueue? { get }
+    /// Where the manager hands back the host's records of discoveries the delegate has had, for the host's scan to make
+    /// its next records with (``Host/DiscoveredDevice/Payload/Spares``); nil when the backend's host takes none.
+    var discoveryRecordSpares: DiscoveredDevice.Payload.Spares? { get }
 
     /// Starts (or restarts with new parameters) LE scanning, active (scan requests on), so scan responses merge
     /// into advertisements (Vol 4 Part E §7.8.10/§7.8.64).
@@ -158,4 +161,6 @@ extension CentralBackend {
     package var droppedDiscoveryCount: Int { 0 }
     /// None by default (events may come from any thread).
     package var eventQueue: DispatchQueue? { nil }
+    /// None by default (a backend whose discoveries are not a host's records).
+    package var discoveryRecordSpares: DiscoveredDevice.Payload.Spares? { nil }
 }

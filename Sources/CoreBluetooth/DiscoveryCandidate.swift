@@ -27,7 +27,7 @@ extension DiscoveredDevice: DiscoveryCandidate {
     /// Whether the host merged a scan response in.
     var hasScanResponse: Bool { payload.scanResponseData != nil }
     /// ``AdvertisementReport/heapBytes`` of its report as received.
-    var heapBytes: Int { ReceivedAdvertisement(payload).heapBytes }
+    var heapBytes: Int { ReceivedAdvertisement.heapBytes(of: payload) }
     /// The facade's view of the discovery (``AdvertisementReport/init(received:)``): its bytes as received, shared with
     /// the host, parsed only where a field is read (on the delegate queue, once, into the advertisementData;
     /// ``ReceivedAdvertisement`` has the merge rules); RSSI nil when the controller gave 127. The thread that reads the

@@ -134,6 +134,8 @@ extension CBCentralManager {
     /// `connect` from another thread waits for that, not for a whole turn of new peripherals), and between pieces the
     /// events waiting for the delegate queue go first (``SerialBatcher/handOverOthersNow()``): a `didConnect` during
     /// a flood waits for one piece of discoveries, not for the rest of the batch.
+    /// With AllowDuplicates, the host's records of the batch's discoveries of new content go back to the host when the
+    /// next batch starts (``recordsToHandBack``, ``Host/DiscoveredDevice/Payload/Spares``).
     func deliver(_ batch: [PreparedDiscovery]) {
         guard !batch.isEmpty else { return }
         // Each discovery's bytes read where it lies (a discovery copied out is a copy of all it holds).
@@ -141,15 +143,26 @@ extension CBCentralManager {
         discoveryBoundLock.withLock { discoveryBound.delivered(batch.count, bytes: bytes) }
         // Taken for the batch and put back after it (delegate queues run one batch at a time; another would start empty),
         // unless the scan stopped or changed meanwhile (a delegate's `stopScan` from `didDiscover`): then they go, as
-        // `stopScan` lets the spares go.
-        var (recycler, generation) = lock.run {
+        // `stopScan` lets the spares go. The last batch's records go back to the host now, this batch's after the next.
+        var (recycler, generation, handBack) = lock.run {
             var taken = AdvertisementDataRecycler()
             swap(&taken, &advertisementDataSpares)
-            return (taken, scanGeneration)
+            var records: [DiscoveredDevice.Payload] = []
+            swap(&records, &recordsToHandBack)
+            return (taken, scanGeneration, records)
         }
+        let spares = backend.discoveryRecordSpares
+        spares?.give(handBack)
+        // This batch's records of new content with AllowDuplicates, where the host's scan makes its next records with
+        // their arrays (an advertiser repeating itself is still the host's last record of it; a coalesced scan makes a
+        // record per advertiser and uses none back).
+        var delivered: [DiscoveredDevice.Payload] = []
         defer {
             lock.run {
-                if storedIsScanning, scanGeneration == generation { advertisementDataSpares = recycler }
+                if storedIsScanning, scanGeneration == generation {
+                    advertisementDataSpares = recycler
+                    recordsToHandBack = delivered
+                }
             }
         }
         var start = 0
@@ -168,8 +181,11 @@ extension CBCentralManager {
                     for offset in rest.indices {
                         if offset > rest.startIndex, deliveryEpoch.load(ordering: .acquiring) != epoch { return offset }
                         guard let peripheral = found[offset - rest.startIndex]?.peripheral else { continue }
-                        deliver(first + offset, to: delegate, of: peripheral,
-                                name: found[offset - rest.startIndex]?.name ?? .same, keepsDictionary: keeps, recycling: &recycler)
+                        let name = found[offset - rest.startIndex]?.name ?? .same
+                        deliver(first + offset, to: delegate, of: peripheral, name: name, keepsDictionary: keeps, recycling: &recycler)
+                        if keeps, spares != nil, !name.isSameContent, let record = first[offset].report.hostRecord {
+                            delivered.append(record)
+                        }
                     }
                     return nil
                 }

@@ -34,6 +34,8 @@ internal import OCBHCI
 package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
     /// The host driven.
     package let host: any CentralHost
+    /// The host's spares (``Host/DiscoveryRecordRecycling``), nil for a host that takes none.
+    package let discoveryRecordSpares: DiscoveredDevice.Payload.Spares?
     /// The host's own queue (``Host/CentralHost/queue``): the backend's state and the host's share it, so an event
     /// costs no hand-over between threads on its way from the host to the facade.
     let queue: DispatchQueue
@@ -67,6 +69,7 @@ package final class HostCentralBackend: CentralBackend, @unchecked Sendable {
     /// A backend over `host`; nothing happens until ``start(eventHandler:)``.
     package init(host: any CentralHost) {
         self.host = host
+        discoveryRecordSpares = (host as? any DiscoveryRecordRecycling)?.discoveryRecordSpares
         queue = host.queue
         queue.setSpecific(key: Self.queueKey, value: true)
     }

@@ -113,7 +113,12 @@ package struct ReceivedAdvertisement: Sendable {
 
     /// About how many bytes of the heap this holds when it is the last holder of its record and arrays: the record (64)
     /// and each array's bytes and Swift's 32-byte header.
-    var heapBytes: Int { 96 + advertisingData.count + (scanResponseData.map { 32 + $0.count } ?? 0) }
+    var heapBytes: Int { Self.heapBytes(of: payload) }
+
+    /// ``heapBytes`` of a record (without making a ``ReceivedAdvertisement`` of it).
+    static func heapBytes(of payload: DiscoveredDevice.Payload) -> Int {
+        96 + payload.advertisingData.count + (payload.scanResponseData.map { 32 + $0.count } ?? 0)
+    }
 
     /// The bytes of `range` (within `bytes`, clamped to it) copied into a `Data` at once (the generic copy from a slice
     /// goes element by element).

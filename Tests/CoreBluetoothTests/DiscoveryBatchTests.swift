@@ -180,6 +180,11 @@ private final class BatchDelegate: NSObject, CBCentralManagerDelegate, @unchecke
             peripheral = h.recorder.discovered.last?.0
         }
         #expect(MemoryLayout<[String: Any]>.size == MemoryLayout<UInt>.size)
+        // Handed back to the backend at the second batch (new content at the first), as to a host for its scan's next
+        // records (``CBCentralManager/recordsToHandBack``); a host's scan takes them, emptied here.
+        #expect(h.manager.lock.run { h.manager.recordsToHandBack.isEmpty })
+        #expect(h.backend.discoveryRecordSpares?.count == 1)
+        h.backend.discoveryRecordSpares?.removeAll()
         #expect(firstRecord == nil, "delivered and let go by the test: nothing in the manager keeps it")
         #expect(try #require(h.manager.lock.run { peripheral?.lastAdvertisement }).name == "Same")
         // Equal bytes in another record: what the app sees is the same (the name, no rename).
@@ -213,5 +218,50 @@ private final class BatchDelegate: NSObject, CBCentralManagerDelegate, @unchecke
         h.flush()
         #expect(h.recorder.log.suffix(6) == ["discover Y -50", "name X", "discover X -50", "name Y", "discover Y -50", "discover Y -50"])
         #expect(h.recorder.discovered.last?.0.name == "Y")
+    }
+}
+
+/// With AllowDuplicates the host's records of a batch's discoveries of new content go back to the host when the next
+/// batch starts (by then the batch that held them is let go); a repeated record (the advertiser's last, the same
+/// content) is not handed back, nor anything in a coalesced scan, and stopScan lets them go.
+@Suite struct RecordHandBackTests {
+    func device(_ index: UInt64, _ counter: UInt8) -> DiscoveredDevice {
+        DiscoveredDevice(peer: PeerAddress(address: BluetoothAddress(value: 0xC100_0000_0000 + index), type: .random), rssi: -50,
+                         isConnectable: false, advertisingData: [0x04, 0xFF, 0xFF, 0xFF, counter], scanResponseData: nil)
+    }
+
+    func held(_ h: Harness) -> [ObjectIdentifier] {
+        h.manager.lock.run { h.manager.recordsToHandBack.map(ObjectIdentifier.init) }
+    }
+
+    @Test func aBatchsRecordsOfNewContentGoBackWhenTheNextBatchStarts() {
+        let h = Harness()
+        h.manager.scanForPeripherals(withServices: nil, options: [CBCentralManagerScanOptionAllowDuplicatesKey: true])
+        h.flush()
+        let first = [device(1, 0), device(2, 0)]
+        h.backend.emit(.discovered(first))
+        h.flush()
+        #expect(Set(held(h)) == Set(first.map { ObjectIdentifier($0.payload) }), "kept until the next batch starts")
+        #expect(h.backend.discoveryRecordSpares?.isEmpty == true)
+        h.backend.emit(.discovered([first[0]]))
+        h.flush()
+        #expect(held(h).isEmpty, "the first batch's went back; the same record again is not new content")
+        let given = h.backend.discoveryRecordSpares?.takeAll() ?? []
+        #expect(Set(given.map(ObjectIdentifier.init)) == Set(first.map { ObjectIdentifier($0.payload) }), "given to the host's spares")
+        h.backend.emit(.discovered([device(1, 1)]))
+        h.flush()
+        #expect(held(h).count == 1)
+        h.manager.stopScan()
+        #expect(held(h).isEmpty, "stopScan lets them go")
+    }
+
+    @Test func aCoalescedScanHandsNothingBack() {
+        let h = Harness()
+        h.manager.scanForPeripherals(withServices: nil, options: nil)
+        h.flush()
+        h.backend.emit(.discovered([device(1, 0), device(2, 0)]))
+        h.flush()
+        #expect(held(h).isEmpty)
+        #expect(h.recorder.discovered.count == 2)
     }
 }

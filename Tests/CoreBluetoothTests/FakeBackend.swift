@@ -18,6 +18,10 @@ final class FakeBackend: CentralBackend, @unchecked Sendable {
 
     init(initialState: CBManagerState = .poweredOn) { self.initialState = initialState }
 
+    /// Where the manager hands back the host's records it is done with, as to a host (``HostCentralBackend``'s); no
+    /// scan takes them here.
+    let discoveryRecordSpares: DiscoveredDevice.Payload.Spares? = DiscoveredDevice.Payload.Spares()
+
     /// The fake link's published ATT_MTU, handed over in ``BackendEvent/connected(_:mtu:)``.
     let linkMTU = LinkMTU()
     /// The ATT_MTU the fake link's bearer holds.

@@ -77,6 +77,45 @@ import Testing
         #expect(slots.bulk == nil && slots.other == nil, "both handed over and let go with no further turn")
     }
 
+    /// With `releasingAs`, a bulk item is let go once its turn handed it over, while items taken with it wait for later
+    /// turns (the facade, behind the host, takes many turns' worth at once): 600 items of weight 1 go 256 a turn, and
+    /// when the second turn runs, the first turn's 256 are gone and the last 88 are still held. Without it, all are
+    /// held until the last is handed over.
+    @Test(arguments: [true, false]) func aHandedOverBulkItemIsLetGoBeforeTheRestWhenAskedTo(releasing: Bool) {
+        final class Item: Sendable {}
+        final class Seen: @unchecked Sendable {
+            var items: [Weak] = []
+            var aliveAtSecondTurn: [Bool] = []
+            var turns = 0
+        }
+        struct Weak { weak var item: Item? }
+        let consumer = DispatchQueue(label: "test.consumer")
+        let seen = Seen()
+        let batcher = SerialBatcher<Item?>(queue: consumer, isBulk: { _ in true }, releasingAs: releasing ? .some(nil) : nil,
+                                           bulkHandler: { _ in
+            seen.turns += 1
+            if seen.turns == 2 { seen.aliveAtSecondTurn = seen.items.map { $0.item != nil } }
+        }) { _ in }
+        consumer.sync {
+            let items = (0..<600).map { _ in Item() }
+            seen.items = items.map { Weak(item: $0) }
+            for item in items { batcher.post(item) }
+        }
+        var spins = 0
+        while seen.turns < 3 || !batcher.isIdle, spins < 2_000 { usleep(1_000); spins += 1 }
+        consumer.sync {}
+        #expect(seen.turns == 3)
+        #expect(seen.aliveAtSecondTurn.count == 600)
+        let firstTurn = seen.aliveAtSecondTurn.prefix(256), rest = seen.aliveAtSecondTurn.suffix(88)
+        if releasing {
+            #expect(!firstTurn.contains(true), "the first turn's items are let go after it")
+        } else {
+            #expect(!firstTurn.contains(false), "held until the whole list is handed over")
+        }
+        #expect(!rest.contains(false), "the items of later turns are held until theirs")
+        #expect(seen.items.allSatisfy { $0.item == nil }, "all let go once all were handed over")
+    }
+
     @Test func inAReadersTurnOnItsOwnQueueEverythingGoesOverInPlaceAtTheTurnsEnd() {
         // A host's queue with its flush point, the batcher's consumer and producer both: what a reader's turn posted
         // (1,000 items, more than one turn's 256) is handed over before the turn returns, ahead of a block queued

@@ -31,6 +31,8 @@ import OCBHCI
 public final class KernelHost: CentralHost, ATTLinkHost, @unchecked Sendable {
     /// The controller index (N of hciN).
     public let controllerIndex: UInt16
+    /// The records of discoveries the layers above hand back, for the scan's next records (``DiscoveryRecordRecycling``).
+    package let discoveryRecordSpares = DiscoveredDevice.Payload.Spares()
     /// The btsnoop file each start records into (created or truncated then); nil records nothing.
     public let btsnoopPath: String?
     /// The host's serial queue (``CentralHost/queue``).

@@ -122,6 +122,7 @@ extension HostController {
         failAllCommands(error)
         if scan != nil {
             scan = nil
+            discoveryRecordSpares.removeAll()
             emit(.scanStopped(error))
         }
         for action in attempts.failAll(status: 0x1F) {

@@ -16,6 +16,8 @@ import OCBSMP
 /// driven on that queue (see ``CentralHost/withGATT(_:_:)``).
 public final class HostController: CentralHost, ATTLinkHost, @unchecked Sendable {
     let configuration: HostConfiguration
+    /// The records of discoveries the layers above hand back, for the scan's next records (``DiscoveryRecordRecycling``).
+    package let discoveryRecordSpares = DiscoveredDevice.Payload.Spares()
     /// The host's serial queue (``CentralHost/queue``).
     public let queue = DispatchQueue(label: "OpenCoreBluetooth.HostController")
     var outbox: SerialBatcher<HostDelivery>

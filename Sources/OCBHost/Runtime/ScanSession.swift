@@ -65,15 +65,19 @@ struct ScanSession {
         return Collected(deadlineMoved: merger.nextDeadlineStamp != before, isFull: found.count >= SerialBatcher<HostDelivery>.turnLimit)
     }
 
-    /// The most discoveries a hand-over holds for ``takeFound()`` to leave room for as many only (a quiet scan's reads).
+    /// The most discoveries a hand-over holds for ``takeFound(refillingFrom:)`` to leave room for as many only (a quiet
+    /// scan's reads).
     static let smallHandOver = 16
 
     /// Takes ``found`` out (nil when empty), leaving an empty buffer with room for as many, or for a whole hand-over
     /// (``SerialBatcher/turnLimit``) after more than a few: the next read's are likely as many, and during a flood a
     /// read's reports fill a hand-over and leave a remainder, so room for the remainder alone grew by doubling at the
     /// next read (each growth a copy and an allocation of several KiB).
-    mutating func takeFound() -> [DiscoveredDevice]? {
+    /// With each hand-over the merger takes the records the layers above handed back since (`spares`, the host's) when
+    /// it runs low and some are there (a look without the lock otherwise).
+    mutating func takeFound(refillingFrom spares: DiscoveredDevice.Payload.Spares) -> [DiscoveredDevice]? {
         guard !found.isEmpty else { return nil }
+        if merger.wantsSpares, !spares.isEmpty { merger.addSpares(spares.takeAll()) }
         var taken: [DiscoveredDevice] = []
         swap(&taken, &found)
         found.reserveCapacity(taken.count > Self.smallHandOver ? max(taken.count, SerialBatcher<HostDelivery>.turnLimit) : taken.count)

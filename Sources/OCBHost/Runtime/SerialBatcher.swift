@@ -25,6 +25,8 @@ package final class SerialBatcher<Item>: @unchecked Sendable {
     private let isBulk: (Item) -> Bool
     private let weight: (Item) -> Int
     private let holdsBulk: (() -> Bool)?
+    /// Written over each bulk item once handed over (``init(queue:gatheringOn:isBulk:weight:holdsBulk:releasingAs:bulkHandler:handler:)``).
+    private let handedOver: Item?
     private let lock = NSLock()
     /// Posted, not yet taken by a turn (lock held): the other items, and the bulk ones.
     private var waiting: [Item] = []
@@ -59,14 +61,19 @@ package final class SerialBatcher<Item>: @unchecked Sendable {
     /// `weight` says how many a bulk item counts for against ``turnLimit`` (1 by default): an item that is itself a
     /// batch (a read's discoveries) counts for its size, so a turn hands over at most ``turnLimit`` discoveries
     /// whether they come one to an item or many, except an item heavier than that, which goes alone.
+    /// `handedOver`, when given, is written over each bulk item once the turn handed it over, so what the item holds is
+    /// let go then, not when every bulk item taken with it is (a consumer behind the producer takes many turns' worth
+    /// at once, and works through them a turn at a time).
     package init(queue: DispatchQueue, gatheringOn producer: DispatchQueue? = nil, isBulk: @escaping (Item) -> Bool = { _ in false },
                  weight: @escaping (Item) -> Int = { _ in 1 },
-                 holdsBulk: (() -> Bool)? = nil, bulkHandler: ((ArraySlice<Item>) -> Void)? = nil, handler: @escaping (Item) -> Void) {
+                 holdsBulk: (() -> Bool)? = nil, releasingAs handedOver: Item? = nil,
+                 bulkHandler: ((ArraySlice<Item>) -> Void)? = nil, handler: @escaping (Item) -> Void) {
         self.queue = queue
         self.producer = producer
         self.isBulk = isBulk
         self.weight = weight
         self.holdsBulk = holdsBulk
+        self.handedOver = handedOver
         self.handler = handler
         self.bulkHandler = bulkHandler
     }
@@ -208,8 +215,8 @@ package final class SerialBatcher<Item>: @unchecked Sendable {
                 end += 1
             }
         }
+        let start = next
         if let bulkHandler, next < end {
-            let start = next
             next = end
             bulkHandler(current[start..<end])
         }
@@ -217,6 +224,9 @@ package final class SerialBatcher<Item>: @unchecked Sendable {
             let item = current[next]
             next += 1
             handler(item)
+        }
+        if let handedOver, next < current.count {
+            for index in start..<next { current[index] = handedOver }
         }
         // What was handed over is let go now, not at the next turn: a consumer's last batch (its discoveries, the
         // host's records they carry) is not held while the queue is idle, and is freed by whoever else holds it last.

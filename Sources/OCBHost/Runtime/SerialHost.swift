@@ -8,7 +8,7 @@ import OCBHCI
 ///
 /// The extension gives both the same delivery (``emit(_:)``, ``deliver(_:)``, ``setState(_:)``) and the queue hop
 /// ``onQueue(_:)`` that lets a synchronous call work from a `withGATT` body, which already runs on `queue`.
-protocol SerialHost: AnyObject, Sendable {
+protocol SerialHost: DiscoveryRecordRecycling {
     /// The private serial queue every piece of state is touched on.
     var queue: DispatchQueue { get }
     /// Where events and completions go, in order: a private serial queue that drops events until
@@ -117,7 +117,7 @@ extension SerialHost {
     /// ``emitDiscovery(_:)`` hands one, with one look at the gate and one at the outbox for all of them; those past
     /// the gate are dropped, and the scan's duplicate filter forgets them (``ScanResultMerger/forgetReported(_:)``).
     func flushDiscoveries() {
-        guard let found = scan?.takeFound() else { return }
+        guard let found = scan?.takeFound(refillingFrom: discoveryRecordSpares) else { return }
         let (admitted, warn) = discoveryGate.admit(count: found.count)
         if warn { warnDiscoveriesDropped() }
         guard admitted < found.count else { return outbox.post(.discoveries(found)) }
@@ -256,9 +256,10 @@ extension SerialHost {
 
     /// Hands the advertisements the scan holds (waiting for a scan response, ``ScanResultMerger/flush()``) to the handler
     /// and empties its merger: before a scan stops, restarts with other options or is ended by the controller, so none
-    /// is lost (on `queue`).
+    /// is lost (on `queue`). The spare records handed back for the scan go too (``discoveryRecordSpares``).
     func releaseHeldAdvertisements() {
         for device in scan?.merger.flush() ?? [] { emit(.discovered(device)) }
+        discoveryRecordSpares.removeAll()
     }
 
     /// Runs a completion on the event queue.

@@ -51,6 +51,31 @@ public struct DiscoveredDevice: Sendable, Hashable {
             serial = Self.serials.wrappingAdd(1, ordering: .relaxed).newValue
         }
 
+        /// A record of an advertisement of `bytes` (not merged with a scan response, not truncated) made with the array
+        /// of `spare`, a record the layers above are done with (``Spares``): `spare` goes first, so when nothing else held
+        /// it its array is then this one's alone and the bytes are written into it in place (no array made on the
+        /// reader, none freed on the delegate's thread; the record itself is freed and made again on the same thread).
+        /// Records never change: an array something else still holds is copied before the write, as any array is.
+        package static func reusingArray(of spare: consuming Payload, isConnectable: Bool, advertisingData bytes: ArraySlice<UInt8>) -> Payload {
+            var array = spare.advertisingData
+            _ = consume spare
+            if array.count == bytes.count {
+                array.withUnsafeMutableBytes { target in bytes.withUnsafeBytes { source in target.copyMemory(from: source) } }
+            } else {
+                array.replaceSubrange(array.startIndex..<array.endIndex, with: bytes)
+            }
+            return Payload(isConnectable: isConnectable, isTruncated: false, advertisingData: array, scanResponseData: nil)
+        }
+
+        /// Whether this holds an advertisement of exactly `bytes` (one `memcmp`), not truncated, with no scan response.
+        package func holdsAdvertisement(isConnectable: Bool, _ bytes: ArraySlice<UInt8>) -> Bool {
+            guard self.isConnectable == isConnectable, !isTruncated, scanResponseData == nil else { return false }
+            return advertisingData.withUnsafeBytes { stored in bytes.withUnsafeBytes { received in sameBytes(stored, received) } }
+        }
+
+        /// How many bytes of AD data it holds (advertising data and scan response).
+        package var byteCount: Int { advertisingData.count + (scanResponseData?.count ?? 0) }
+
         /// Whether this holds exactly these values (the same arrays are found equal at once, others compared with one
         /// `memcmp` each).
         package func holds(isConnectable: Bool, isTruncated: Bool, advertisingData: [UInt8], scanResponseData: [UInt8]?) -> Bool {

@@ -25,6 +25,8 @@ import OCBHCI
 ///   beyond that first forgets the one heard from least recently; one not heard from for ``Configuration/maxAge``
 ///   is forgotten at the next receive or tick (checked at most once a second). A forgotten advertisement that was
 ///   held for its scan response is released, never dropped; a forgotten advertiser heard again is reported again.
+///   At most ``DiscoveredDevice/Payload/Spares/capacity`` spare records are kept (``addSpares(_:)``), emptied by
+///   ``flush()``.
 public struct ScanResultMerger: Sendable {
     /// How the merger behaves; fixed for one scan.
     public struct Configuration: Sendable {
@@ -125,6 +127,13 @@ public struct ScanResultMerger: Sendable {
     private let origin = ContinuousClock.now
     /// How many advertisers were forgotten so far (a slot looked up before a forget may since be another's).
     private var forgotten = 0
+    /// Records the layers above are done with (``addSpares(_:)``), about in the order handed back, from ``sparesHead``:
+    /// the next new advertisement's record is made with the array of the first once nothing else holds it, instead of
+    /// a new array (``DiscoveredDevice/Payload/reusingArray(of:isConnectable:advertisingData:)``). At most
+    /// ``DiscoveredDevice/Payload/Spares/capacity``; a nil is one taken.
+    private var spares: [DiscoveredDevice.Payload?] = []
+    /// The oldest of ``spares`` still there (those before it were taken).
+    private var sparesHead = 0
 
     /// Starts an empty merger.
     public init(configuration: Configuration) {
@@ -171,6 +180,45 @@ public struct ScanResultMerger: Sendable {
     /// Number of advertisements waiting for their scan response.
     public var pendingCount: Int { holding }
 
+    /// Takes `records` the layers above are done with (``DiscoveredDevice/Payload/Spares``), up to
+    /// ``DiscoveredDevice/Payload/Spares/capacity`` kept: a scan that reports every advertisement (AllowDuplicates)
+    /// makes the record of each new advertisement of an advertiser it knows with the array of one that nothing else
+    /// holds any more, instead of a new array. One still held elsewhere is looked at again later (``uniqueSpare()``).
+    package mutating func addSpares(_ records: consuming [DiscoveredDevice.Payload]) {
+        if sparesHead > 0 {
+            spares.removeFirst(sparesHead)
+            sparesHead = 0
+        }
+        while spares.count < DiscoveredDevice.Payload.Spares.capacity, let record = records.popLast() { spares.append(record) }
+    }
+
+    /// True when the merger has spare records for less than two hand-overs of the host (fewer than 512) and would take
+    /// more.
+    package var wantsSpares: Bool { spares.count - sparesHead < 512 }
+
+    /// The oldest spare record, taken out, when nothing else holds it; nil when there is none or it is still held (it
+    /// then goes behind the others, for a later look: its batch is let go soon after, and one held for good, by an app
+    /// or a test, waits its turns among them without holding the others up).
+    private mutating func uniqueSpare() -> DiscoveredDevice.Payload? {
+        guard sparesHead < spares.count else { return nil }
+        var spare = spares[sparesHead].take()
+        sparesHead += 1
+        defer {
+            if sparesHead == spares.count {
+                spares.removeAll(keepingCapacity: true)
+                sparesHead = 0
+            } else if sparesHead >= 256 {
+                spares.removeFirst(sparesHead)
+                sparesHead = 0
+            }
+        }
+        guard isKnownUniquelyReferenced(&spare) else {
+            if let held = spare.take() { spares.append(held) }
+            return nil
+        }
+        return spare
+    }
+
     /// Number of advertisers remembered (at most ``Configuration/capacity``).
     public var advertiserCount: Int { slotOf.count }
 
@@ -209,22 +257,36 @@ public struct ScanResultMerger: Sendable {
             let known = slots.withUnsafeBufferPointer { isScanResponse ? $0[slot].lastResponse : $0[slot].lastAdvertising?.data }
             if let known, Self.sameBytes(known, report.data) { data = known }
         }
-        let bytes = data ?? Array(report.data)
         let now = stamp(now)
         // The short way, what the general one does in this case: an advertisement (not held for a scan response) of an
         // advertiser remembered, in a scan that reports each one, when no advertiser is due to be aged out. Made from
-        // the report's fields, the observation kept is not copied on the way.
+        // the report's fields, the observation kept is not copied on the way. Bytes that neither the last advertisement
+        // nor the advertiser's last record hold go into a spare record nothing else holds when there is one, else into
+        // a new one.
         if reportsEveryAdvertisement, let slot, !isScanResponse, !(configuration.isActive && report.isScannable),
            !peer.isAnonymous, let next = nextAgeCheck, now < next {
             heard(slot, peer, now: now)
-            let payload = payload(isConnectable: report.isConnectable, isTruncated: false, advertisingData: bytes, response: nil,
-                                  slot: slot)
+            let payload: DiscoveredDevice.Payload
+            let bytes: [UInt8]
+            if data == nil,
+               !withSlot(slot, { $0.lastPayload?.holdsAdvertisement(isConnectable: report.isConnectable, report.data) ?? false }),
+               let spare = uniqueSpare() {
+                payload = DiscoveredDevice.Payload.reusingArray(of: consume spare, isConnectable: report.isConnectable,
+                                                                advertisingData: report.data)
+                slots[slot].lastPayload = payload
+                bytes = payload.advertisingData
+            } else {
+                bytes = data ?? Self.ownArray(report.data)
+                payload = self.payload(isConnectable: report.isConnectable, isTruncated: false, advertisingData: bytes, response: nil,
+                                       slot: slot)
+            }
             devices.append(DiscoveredDevice(peer: peer, rssi: report.rssi, txPower: report.txPower, payload: payload))
             slots[slot].lastAdvertising = AdvertisingObservation(peer: peer, isConnectable: report.isConnectable,
                                                                  isScannable: report.isScannable, isScanResponse: false,
                                                                  rssi: report.rssi, txPower: report.txPower, data: bytes)
             return
         }
+        let bytes = data ?? Self.ownArray(report.data)
         let observation = AdvertisingObservation(peer: peer, isConnectable: report.isConnectable, isScannable: report.isScannable,
                                                  isScanResponse: isScanResponse, rssi: report.rssi, txPower: report.txPower,
                                                  data: bytes)
@@ -246,6 +308,16 @@ public struct ScanResultMerger: Sendable {
     /// with a retain and a release of everything it holds).
     @inline(__always) private func withSlot<T>(_ slot: Int, _ body: (borrowing Advertiser) -> T) -> T {
         slots.withUnsafeBufferPointer { body($0[slot]) }
+    }
+
+    /// `bytes` in an array of their own with room for a whole legacy advertisement (31 octets, Core v5.4 Vol 6 Part B
+    /// §2.3.1): when its record comes back as a spare (``addSpares(_:)``), any later legacy advertisement is written
+    /// into it in place.
+    private static func ownArray(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+        var array: [UInt8] = []
+        array.reserveCapacity(max(31, bytes.count))
+        array.append(contentsOf: bytes)
+        return array
     }
 
     /// True when `stored` and `received` are the same bytes.
@@ -451,6 +523,8 @@ public struct ScanResultMerger: Sendable {
         heard = []
         heardHead = 0
         nextAgeCheck = nil
+        spares = []
+        sparesHead = 0
         return devices
     }
 
