@@ -243,9 +243,9 @@ package struct AdvertisementReport: Sendable, Equatable {
 
     /// About how many bytes of the heap the content holds when this is its last copy, for the bound on reports
     /// waiting for the delegate (``CBCentralManager/discoveryQueueByteBound``). As received: 96 for the host's record
-    /// and its advertising data's array header, the bytes, and a scan response's bytes plus 32; the legacy flood's
-    /// reports (a name-less 11 bytes of advertising data) come to about 110, 1,650 bytes of extended advertising data
-    /// to about 1,750. Parsed: the shared object and,
+    /// and its advertising data's array header, the array's room, and a scan response's room plus 32; a legacy
+    /// advertisement's array has room for 31 octets (127 in all), 1,650 bytes of extended advertising data come to
+    /// about 1,750. Parsed: the shared object and,
     /// per field, its bytes plus 32 for a heap string or array and 24 per UUID (at most about 3,000).
     package var heapBytes: Int {
         switch source {

@@ -65,11 +65,12 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
     /// emptied by `stopScan` (lock held).
     var advertisementDataSpares = AdvertisementDataRecycler()
     /// The host's records of the discoveries with new content the delegate queue's last batch delivered in a scan with
-    /// AllowDuplicates (the host's scan makes its next records with their arrays), handed back to
-    /// the host (``Host/DiscoveredDevice/Payload/Spares``) when the next batch starts: by then the batch that held them is
-    /// gone, so a record nothing else holds can be written with the scan's next new content. At most one batch's
-    /// (about 256); taken and put back as ``advertisementDataSpares`` is, emptied by `stopScan` (lock held).
-    var recordsToHandBack: [DiscoveredDevice.Payload] = []
+    /// AllowDuplicates and no service filter (the host's scan makes its next records with their arrays), and the scan
+    /// (``scanGeneration``) they belong to: handed back to the backend (``CentralBackend/discoveryRecordSpares``)
+    /// when the next batch of that scan starts (by then the batch that held them is let go, so the array of one nothing
+    /// else holds can take the scan's next new content), let go when another scan's does. At most one batch's (about
+    /// 256); taken and put back as ``advertisementDataSpares`` is, emptied by `stopScan` (lock held).
+    var recordsToHandBack: (scan: UInt64, records: [DiscoveredDevice.Payload]) = (0, [])
     /// The peer behind each identifier handed out, for `retrievePeripherals(withIdentifiers:)`: the last 16,384 (a
     /// flood of advertisers cannot grow it without end; an identifier forgotten is retrieved again once seen again).
     var knownPeers = RecentlySeen<UUID, PeerAddress>(capacity: 16_384)
@@ -316,7 +317,7 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
             // releases the peripherals an app did not retain.
             recentlyDiscovered.removeAll()
             advertisementDataSpares = AdvertisementDataRecycler()
-            recordsToHandBack = []
+            recordsToHandBack = (0, [])
             return was
         }
         guard wasScanning else {

@@ -144,15 +144,17 @@ extension CBCentralManager {
         // Taken for the batch and put back after it (delegate queues run one batch at a time; another would start empty),
         // unless the scan stopped or changed meanwhile (a delegate's `stopScan` from `didDiscover`): then they go, as
         // `stopScan` lets the spares go. The last batch's records go back to the host now, this batch's after the next.
-        var (recycler, generation, handBack) = lock.run {
+        var (recycler, generation, handBackScan, handBack) = lock.run {
             var taken = AdvertisementDataRecycler()
             swap(&taken, &advertisementDataSpares)
-            var records: [DiscoveredDevice.Payload] = []
+            var records: (scan: UInt64, records: [DiscoveredDevice.Payload]) = (scanGeneration, [])
             swap(&records, &recordsToHandBack)
-            return (taken, scanGeneration, records)
+            return (taken, scanGeneration, records.scan, records.records)
         }
+        // Moved in (a copy left here would hold each record while the host looks whether anything else does); those of
+        // a scan stopped or replaced since go.
         let spares = backend.discoveryRecordSpares
-        spares?.give(handBack)
+        if handBackScan == generation { spares?.give(consume handBack) } else { handBack = [] }
         // This batch's records of new content with AllowDuplicates, where the host's scan makes its next records with
         // their arrays (an advertiser repeating itself is still the host's last record of it; a coalesced scan makes a
         // record per advertiser and uses none back).
@@ -161,16 +163,19 @@ extension CBCentralManager {
             lock.run {
                 if storedIsScanning, scanGeneration == generation {
                     advertisementDataSpares = recycler
-                    recordsToHandBack = delivered
+                    recordsToHandBack = (generation, delivered)
                 }
             }
         }
         var start = 0
         while start < batch.count {
             let rest = batch[start..<min(batch.count, start + Self.deliveryPiece)]
-            let (epoch, delegate, resolved, delivery, keeps) = lock.run {
-                (deliveryEpoch.load(ordering: .acquiring), storedDelegate, resolve(rest), self.delivery,
-                 scanParameters?.allowDuplicates ?? false)
+            let (epoch, delegate, resolved, delivery, keeps, handsBack) = lock.run {
+                let parameters = scanParameters
+                // The host's scan uses records back only when it reports every advertisement (no service filter).
+                return (deliveryEpoch.load(ordering: .acquiring), storedDelegate, resolve(rest), self.delivery,
+                        parameters?.allowDuplicates ?? false,
+                        spares != nil && parameters?.allowDuplicates == true && parameters?.services?.isEmpty ?? true)
             }
             start = rest.endIndex
             // Read where they lie, the discoveries through their address (a report or a peripheral copied out, or passed on
@@ -181,11 +186,10 @@ extension CBCentralManager {
                     for offset in rest.indices {
                         if offset > rest.startIndex, deliveryEpoch.load(ordering: .acquiring) != epoch { return offset }
                         guard let peripheral = found[offset - rest.startIndex]?.peripheral else { continue }
-                        let name = found[offset - rest.startIndex]?.name ?? .same
-                        deliver(first + offset, to: delegate, of: peripheral, name: name, keepsDictionary: keeps, recycling: &recycler)
-                        if keeps, spares != nil, !name.isSameContent, let record = first[offset].report.hostRecord {
-                            delivered.append(record)
-                        }
+                        let isNew = deliver(first + offset, to: delegate, of: peripheral, name: found[offset - rest.startIndex]?.name ?? .same,
+                                            keepsDictionary: keeps, recycling: &recycler)
+                        // Once each: a record repeated in the batch is new content at its first delivery only.
+                        if handsBack, isNew, let record = first[offset].report.hostRecord { delivered.append(record) }
                     }
                     return nil
                 }
@@ -200,11 +204,13 @@ extension CBCentralManager {
     /// again) keeps the dictionary as the peripheral's last advertisement's; otherwise (a scan whose discoveries are
     /// coalesced, one or two an advertiser) it goes to `recycler` after the call, so the next advertiser's dictionary is
     /// written into its storage when the app let it go (a crowd of new advertisers makes and frees none).
+    /// True when the discovery's content was new to the peripheral (its dictionary was made, not its last one given
+    /// again).
     private func deliver(_ discovery: UnsafePointer<PreparedDiscovery>, to delegate: (any CBCentralManagerDelegate)?,
                          of peripheral: CBPeripheral, name: NameChange, keepsDictionary: Bool,
-                         recycling recycler: inout AdvertisementDataRecycler) {
-        let (advertisementData, toRecycle, localName) = self.advertisementData(discovery, of: peripheral, known: name,
-                                                                               keeping: keepsDictionary, recycling: &recycler)
+                         recycling recycler: inout AdvertisementDataRecycler) -> Bool {
+        let (advertisementData, toRecycle, localName, isNew) = self.advertisementData(discovery, of: peripheral, known: name,
+                                                                                      keeping: keepsDictionary, recycling: &recycler)
         var renamed = name == .renamed
         if !name.isSameContent, let localName { renamed = lock.run { rename(peripheral, localName) } }
         if renamed { peripheral.delegate?.peripheralDidUpdateName(peripheral) }
@@ -213,6 +219,7 @@ extension CBCentralManager {
         delegate?.centralManager(self, didDiscover: peripheral, advertisementData: advertisementData,
                                  rssi: Self.dBmNumber(discovery.pointee.report.rssi ?? 127))
         recycler.give(toRecycle)
+        return isNew
     }
 
     /// The advertisementData of `discovery`'s report for `peripheral` (on the delegate queue): the dictionary of its last
@@ -221,26 +228,28 @@ extension CBCentralManager {
     /// as the last advertisement's when `keeping` (an anonymous advertiser's peripheral keeps nothing). `known` is what
     /// the lock's look found (``NameChange``): the content is compared with the last advertisement's only when it could
     /// not tell. Also the dictionary's record when it is not kept (for the caller to give to `recycler` once the
-    /// delegate has had it; nil when kept), and the local name (the last advertisement's when reused).
+    /// delegate has had it; nil when kept), the local name (the last advertisement's when reused), and whether the
+    /// dictionary was made (new content) rather than the last one given again.
     private func advertisementData(_ discovery: UnsafePointer<PreparedDiscovery>, of peripheral: CBPeripheral, known: NameChange,
                                    keeping: Bool, recycling recycler: inout AdvertisementDataRecycler)
-        -> (data: [String: Any], toRecycle: AdvertisementDataRecord?, name: String?) {
+        -> (data: [String: Any], toRecycle: AdvertisementDataRecord?, name: String?, isNew: Bool) {
         // Each record moved where it goes, never copied: a copy is a reference more to its dictionary and its `Data`.
         guard let last = peripheral.lastAdvertisement else {
             let (record, name) = Self.advertisementData(discovery.pointee.report, recycling: &recycler)
             let data = record.data
-            if discovery.pointee.report.isAnonymous { return (data, record, name) }
+            if discovery.pointee.report.isAnonymous { return (data, record, name, true) }
             if keeping {
                 peripheral.lastAdvertisement = CBPeripheral.LastAdvertisement(content: discovery.pointee.report.contentMark, record: record, name: name)
-                return (data, nil, name)
+                return (data, nil, name, true)
             }
             peripheral.lastAdvertisement = CBPeripheral.LastAdvertisement(content: discovery.pointee.report.contentMark, record: nil, name: name)
-            return (data, record, name)
+            return (data, record, name, true)
         }
         switch known {
-        case .same, .renamed: if let kept = last.record?.data { return (kept, nil, last.name) }
+        case .same, .renamed: if let kept = last.record?.data { return (kept, nil, last.name, false) }
         case .changed: break
-        case .unread: if discovery.pointee.report.hasContent(of: last.content), let kept = last.record?.data { return (kept, nil, last.name) }
+        case .unread:
+            if discovery.pointee.report.hasContent(of: last.content), let kept = last.record?.data { return (kept, nil, last.name, false) }
         }
         recycler.give(last.takeRecord())
         let (record, name) = Self.advertisementData(discovery.pointee.report, recycling: &recycler)
@@ -249,9 +258,9 @@ extension CBCentralManager {
         last.name = name
         if keeping {
             last.record = record
-            return (data, nil, name)
+            return (data, nil, name, true)
         }
-        return (data, record, name)
+        return (data, record, name, true)
     }
 
     /// Gives `peripheral` the advertised `name` (lock held): true when it had another one (a rename the delegate hears

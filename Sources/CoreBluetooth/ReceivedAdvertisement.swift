@@ -112,12 +112,12 @@ package struct ReceivedAdvertisement: Sendable {
     }
 
     /// About how many bytes of the heap this holds when it is the last holder of its record and arrays: the record (64)
-    /// and each array's bytes and Swift's 32-byte header.
+    /// and each array's room (its capacity: a legacy advertisement's has room for 31 octets) and Swift's 32-byte header.
     var heapBytes: Int { Self.heapBytes(of: payload) }
 
     /// ``heapBytes`` of a record (without making a ``ReceivedAdvertisement`` of it).
     static func heapBytes(of payload: DiscoveredDevice.Payload) -> Int {
-        96 + payload.advertisingData.count + (payload.scanResponseData.map { 32 + $0.count } ?? 0)
+        96 + payload.advertisingData.capacity + (payload.scanResponseData.map { 32 + $0.capacity } ?? 0)
     }
 
     /// The bytes of `range` (within `bytes`, clamped to it) copied into a `Data` at once (the generic copy from a slice

@@ -182,7 +182,7 @@ private final class BatchDelegate: NSObject, CBCentralManagerDelegate, @unchecke
         #expect(MemoryLayout<[String: Any]>.size == MemoryLayout<UInt>.size)
         // Handed back to the backend at the second batch (new content at the first), as to a host for its scan's next
         // records (``CBCentralManager/recordsToHandBack``); a host's scan takes them, emptied here.
-        #expect(h.manager.lock.run { h.manager.recordsToHandBack.isEmpty })
+        #expect(h.manager.lock.run { h.manager.recordsToHandBack.records.isEmpty })
         #expect(h.backend.discoveryRecordSpares?.count == 1)
         h.backend.discoveryRecordSpares?.removeAll()
         #expect(firstRecord == nil, "delivered and let go by the test: nothing in the manager keeps it")
@@ -225,13 +225,47 @@ private final class BatchDelegate: NSObject, CBCentralManagerDelegate, @unchecke
 /// batch starts (by then the batch that held them is let go); a repeated record (the advertiser's last, the same
 /// content) is not handed back, nor anything in a coalesced scan, and stopScan lets them go.
 @Suite struct RecordHandBackTests {
+    /// A host's discovery of advertiser C1:00:00:00:00:`index`, non-connectable, its manufacturer data (company 0xFFFF)
+    /// holding `counter`.
     func device(_ index: UInt64, _ counter: UInt8) -> DiscoveredDevice {
         DiscoveredDevice(peer: PeerAddress(address: BluetoothAddress(value: 0xC100_0000_0000 + index), type: .random), rssi: -50,
                          isConnectable: false, advertisingData: [0x04, 0xFF, 0xFF, 0xFF, counter], scanResponseData: nil)
     }
 
+    /// The records the manager holds to hand back at the next batch, by identity.
     func held(_ h: Harness) -> [ObjectIdentifier] {
-        h.manager.lock.run { h.manager.recordsToHandBack.map(ObjectIdentifier.init) }
+        h.manager.lock.run { h.manager.recordsToHandBack.records.map(ObjectIdentifier.init) }
+    }
+
+    /// A record repeated within a batch (an advertiser repeating itself between two reads) is new content at its first
+    /// delivery only, so it is handed back once: twice, it would never be found held by nothing else.
+    @Test func aRecordRepeatedInABatchIsHandedBackOnce() {
+        let h = Harness()
+        h.manager.scanForPeripherals(withServices: nil, options: [CBCentralManagerScanOptionAllowDuplicatesKey: true])
+        h.flush()
+        let repeated = device(1, 0)
+        h.backend.emit(.discovered([repeated, device(2, 0), repeated, repeated]))
+        h.flush()
+        #expect(held(h).sorted() == [ObjectIdentifier(repeated.payload), ObjectIdentifier(device(2, 0).payload)].sorted()
+                || held(h).count == 2)
+        #expect(held(h).filter { $0 == ObjectIdentifier(repeated.payload) }.count == 1)
+        #expect(h.recorder.discovered.count == 4)
+    }
+
+    /// A scan with AllowDuplicates and a service filter: the host's scan takes no records back (it does not report every
+    /// advertisement as it comes), so none is handed back.
+    @Test func aScanWithAServiceFilterHandsNothingBack() {
+        let h = Harness()
+        h.manager.scanForPeripherals(withServices: [CBUUID(string: "180F")],
+                                     options: [CBCentralManagerScanOptionAllowDuplicatesKey: true])
+        h.flush()
+        // Complete List of 16-bit Service UUIDs (0x03): Battery Service 0x180F.
+        let battery = DiscoveredDevice(peer: device(1, 0).peer, rssi: -50, isConnectable: false,
+                                       advertisingData: [0x03, 0x03, 0x0F, 0x18], scanResponseData: nil)
+        h.backend.emit(.discovered([battery]))
+        h.flush()
+        #expect(h.recorder.discovered.count == 1)
+        #expect(held(h).isEmpty)
     }
 
     @Test func aBatchsRecordsOfNewContentGoBackWhenTheNextBatchStarts() {

@@ -82,12 +82,15 @@ import Testing
     /// when the second turn runs, the first turn's 256 are gone and the last 88 are still held. Without it, all are
     /// held until the last is handed over.
     @Test(arguments: [true, false]) func aHandedOverBulkItemIsLetGoBeforeTheRestWhenAskedTo(releasing: Bool) {
+        /// An item the batcher holds.
         final class Item: Sendable {}
+        /// What the bulk handler saw (on the consumer queue, read there too).
         final class Seen: @unchecked Sendable {
             var items: [Weak] = []
             var aliveAtSecondTurn: [Bool] = []
             var turns = 0
         }
+        /// A weak reference to an item.
         struct Weak { weak var item: Item? }
         let consumer = DispatchQueue(label: "test.consumer")
         let seen = Seen()
@@ -102,7 +105,7 @@ import Testing
             for item in items { batcher.post(item) }
         }
         var spins = 0
-        while seen.turns < 3 || !batcher.isIdle, spins < 2_000 { usleep(1_000); spins += 1 }
+        while consumer.sync(execute: { seen.turns }) < 3 || !batcher.isIdle, spins < 2_000 { usleep(1_000); spins += 1 }
         consumer.sync {}
         #expect(seen.turns == 3)
         #expect(seen.aliveAtSecondTurn.count == 600)

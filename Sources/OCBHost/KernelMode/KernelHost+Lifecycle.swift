@@ -44,6 +44,7 @@ extension KernelHost {
             return completion()
         }
         scan = nil
+        discoveryRecordSpares.removeAll()
         _ = reassembler.reset()
         emit(.scanStopped(.stopped))
         // Holds the host until the sockets are closed, also when its owner lets go of it right after stop();
@@ -144,6 +145,7 @@ extension KernelHost {
         for (_, handler) in handlers { handler(.failure(error)) }
         if scan != nil {
             scan = nil
+            discoveryRecordSpares.removeAll()
             emit(.scanStopped(error))
         }
         for (peer, socket) in connecting {

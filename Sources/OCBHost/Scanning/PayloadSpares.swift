@@ -22,14 +22,16 @@ extension DiscoveredDevice.Payload {
     /// anything else still shares is copied before the write, as any array is.
     ///
     /// Bound: ``capacity`` records, each of at most ``largestKept`` bytes of AD data (legacy advertising data and scan
-    /// response: 31 octets each, Core v5.4 Vol 6 Part B §2.3.1); more, or larger ones, are let go. Emptied when a scan
-    /// ends (``removeAll()``).
+    /// response: 31 octets each, Core v5.4 Vol 6 Part B §2.3.1); more, or larger ones, are let go. Emptied when the
+    /// host's scan ends or the host stops (``removeAll()``); a hand-back racing that (a batch delivered as the scan
+    /// stopped) may leave some until the next scan ends.
     package final class Spares: Sendable {
         /// The most records kept.
         package static let capacity = 1_024
         /// The most AD bytes a kept record holds: a legacy advertisement and its scan response, 31 octets each.
         package static let largestKept = 62
 
+        /// The records kept, in the order given.
         private let kept = Mutex<[DiscoveredDevice.Payload]>([])
         /// How many are kept, for a look without the lock (a scan that finds none does not take it).
         private let keptCount = Atomic<Int>(0)
@@ -37,7 +39,8 @@ extension DiscoveredDevice.Payload {
         /// An empty store of spares.
         package init() {}
 
-        /// Keeps `records` (each moved in, no reference taken) up to the bound; what does not fit goes.
+        /// Keeps `records` up to the bound (each moved in: no reference more is taken when the caller gave its only
+        /// array); what does not fit goes.
         package func give(_ records: consuming [DiscoveredDevice.Payload]) {
             guard !records.isEmpty else { return }
             kept.withLock { kept in

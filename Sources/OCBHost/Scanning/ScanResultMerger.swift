@@ -183,7 +183,7 @@ public struct ScanResultMerger: Sendable {
     /// Takes `records` the layers above are done with (``DiscoveredDevice/Payload/Spares``), up to
     /// ``DiscoveredDevice/Payload/Spares/capacity`` kept: a scan that reports every advertisement (AllowDuplicates)
     /// makes the record of each new advertisement of an advertiser it knows with the array of one that nothing else
-    /// holds any more, instead of a new array. One still held elsewhere is looked at again later (``uniqueSpare()``).
+    /// holds any more, instead of a new array. One still held elsewhere when its turn comes is let go (``uniqueSpare()``).
     package mutating func addSpares(_ records: consuming [DiscoveredDevice.Payload]) {
         if sparesHead > 0 {
             spares.removeFirst(sparesHead)
@@ -192,17 +192,17 @@ public struct ScanResultMerger: Sendable {
         while spares.count < DiscoveredDevice.Payload.Spares.capacity, let record = records.popLast() { spares.append(record) }
     }
 
-    /// True when the merger has spare records for less than two hand-overs of the host (fewer than 512) and would take
-    /// more.
-    package var wantsSpares: Bool { spares.count - sparesHead < 512 }
+    /// True when the merger uses spare records (a scan that reports every advertisement: AllowDuplicates, no service
+    /// filter) and has fewer than two hand-overs' worth of them (512), so it would take more.
+    package var wantsSpares: Bool { reportsEveryAdvertisement && spares.count - sparesHead < 512 }
 
-    /// The oldest spare record, taken out, when nothing else holds it; nil when there is none or it is still held (it
-    /// then goes behind the others, for a later look: its batch is let go soon after, and one held for good, by an app
-    /// or a test, waits its turns among them without holding the others up).
+    /// How many new records were made with a spare's array so far (a test's and a profile's look at the reuse).
+    package private(set) var sparesUsed = 0
+
+    /// The first spare record nothing else holds, taken out; nil when there is none. Those in front of it that are still
+    /// held are let go on the way (the layers above hand a record back once their batch let it go, so one still held is
+    /// its advertiser's last record here, or an app's: it is freed, by whoever lets it go last, as any record is).
     private mutating func uniqueSpare() -> DiscoveredDevice.Payload? {
-        guard sparesHead < spares.count else { return nil }
-        var spare = spares[sparesHead].take()
-        sparesHead += 1
         defer {
             if sparesHead == spares.count {
                 spares.removeAll(keepingCapacity: true)
@@ -212,11 +212,15 @@ public struct ScanResultMerger: Sendable {
                 sparesHead = 0
             }
         }
-        guard isKnownUniquelyReferenced(&spare) else {
-            if let held = spare.take() { spares.append(held) }
-            return nil
+        while sparesHead < spares.count {
+            var spare = spares[sparesHead].take()
+            sparesHead += 1
+            if isKnownUniquelyReferenced(&spare) {
+                sparesUsed &+= 1
+                return spare
+            }
         }
-        return spare
+        return nil
     }
 
     /// Number of advertisers remembered (at most ``Configuration/capacity``).
