@@ -18,16 +18,18 @@ struct AdvertisementDataRecycler {
     static let capacity = 16
 
     private var spares: [AdvertisementDataRecord] = []
-    /// The template last asked for: a crowd's discoveries mostly have one set of keys, so most dictionaries need no
-    /// look at the process's table (a lock and a lookup).
-    private var lastTemplate: AdvertisementDataTemplate?
+    /// The templates asked for so far, by set of keys (at most 512, one reference each): a template is looked up in
+    /// the process's table (a lock and a lookup) once per recycler, not at every change of an advertiser's set of keys.
+    private var templates: [AdvertisementDataTemplate?] = []
 
-    /// The template of the set of keys `keys` (``AdvertisementDataTemplate/template(keys:)``), the last one asked for
-    /// when it has them.
+    /// The template of the set of keys `keys` (``AdvertisementDataTemplate/template(keys:)``), from ``templates`` when
+    /// it was asked for before.
     mutating func template(keys: Int) -> AdvertisementDataTemplate {
-        if let lastTemplate, lastTemplate.keys == keys { return lastTemplate }
-        let template = AdvertisementDataTemplate.template(keys: keys)
-        lastTemplate = template
+        let slot = keys & (1 << AdvertisementDataTemplate.Key.allCases.count - 1)
+        if templates.isEmpty { templates = Array(repeating: nil, count: 1 << AdvertisementDataTemplate.Key.allCases.count) }
+        if let known = templates[slot] { return known }
+        let template = AdvertisementDataTemplate.template(keys: slot)
+        templates[slot] = template
         return template
     }
 

@@ -61,7 +61,7 @@ final class AdvertisementDataTemplate: @unchecked Sendable {
     /// Writes `bytes` as `key`'s `Data` into `data` (the key must be in the set), and into `held`: the `Data` that
     /// `data` holds under `key` (one more reference to its storage, kept beside the dictionary by its
     /// ``AdvertisementDataRecord``), nil when `data` holds none yet (a copy of the template, whose placeholder is a
-    /// Bool). The bytes go into that `Data`'s storage when `data` is a spare the app let go (``AdvertisementDataRecycler``):
+    /// Bool). Bytes of the same length go into that `Data`'s storage when `data` is a spare the app let go (``AdvertisementDataRecycler``):
     /// both references are dropped but the one written through, which is then the only one, so its bytes are
     /// overwritten in place (no allocation, no free, no cast of the dictionary's `Any`). A `Data` the app still holds is
     /// copied on write, never changed; `held` is then the copy.
@@ -74,13 +74,16 @@ final class AdvertisementDataTemplate: @unchecked Sendable {
             held = made
             return
         }
+        // Bytes of another length go into a new `Data`: Foundation's resize in place costs about three times as much.
+        guard spare.count == bytes.count else {
+            let made = Data(bytes)
+            set(key, made, in: &data)
+            held = made
+            return
+        }
         // The dictionary's reference dropped, so `spare` is the only one when the app let the dictionary go.
         data.values[index] = false
-        if spare.count == bytes.count {
-            spare.withUnsafeMutableBytes { $0.copyMemory(from: bytes) }
-        } else {
-            spare.replaceSubrange(spare.startIndex..<spare.endIndex, with: bytes)
-        }
+        spare.withUnsafeMutableBytes { $0.copyMemory(from: bytes) }
         data.values[index] = spare
         held = spare
     }
