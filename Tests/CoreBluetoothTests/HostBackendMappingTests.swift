@@ -200,3 +200,12 @@ private func canonical(_ data: [String: Any]) -> [String: String] {
 
 /// A device's report as the facade makes it of a host discovery it admits (``DiscoveryCandidate/makeReport()``).
 private func report(of device: DiscoveredDevice) -> AdvertisementReport { device.makeReport() }
+
+/// The host backend hands the manager's records back to its host's own spares (``Host/DiscoveryRecordRecycling``), for
+/// either host.
+@Test func theHostBackendHandsRecordsBackToItsHost() {
+    let host = HostController(configuration: HostConfiguration(makeTransport: { MemoryTransport { _, _ in } }))
+    #expect(HostCentralBackend(host: host).discoveryRecordSpares === host.discoveryRecordSpares)
+    let kernel = KernelHost(controllerIndex: 0)
+    #expect(HostCentralBackend(host: kernel).discoveryRecordSpares === kernel.discoveryRecordSpares)
+}

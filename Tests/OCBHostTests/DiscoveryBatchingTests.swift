@@ -4,7 +4,7 @@ import Dispatch
 import Foundation
 import OCBCore
 import OCBHCI
-import OCBHost
+@testable import OCBHost
 import Testing
 
 /// An LE Advertising Report event (Core v5.4 Vol 4 Part E §7.7.65.2): one report, ADV_NONCONN_IND (0x03), random
@@ -99,4 +99,54 @@ private let everyReport = ScanOptions(isActive: false, controllerFiltersDuplicat
     usleep(100_000)  // anything else the read made has reached the log
     let again = log.all.compactMap(\.discovered).dropFirst(limit).map(\.peer.address.value)
     #expect(Array(again) == [advertiser(limit + 3)], "the dropped one again, the admitted one filtered as a duplicate")
+}
+
+/// An LE Advertising Report event of advertiser C0:00:00:00:00:01 (ADV_NONCONN_IND, random, RSSI −60 dBm) whose
+/// Manufacturer Specific Data (0xFF, company 0xFFFF, Core Supplement v11 Part A §1.4) holds `counter`.
+private func counterReport(_ counter: UInt8) -> [UInt8] {
+    [0x3E, 0x11, 0x02, 0x01, 0x03, 0x01, 0x01, 0x00, 0x00, 0x00, 0x00, 0xC0,
+     0x05, 0x04, 0xFF, 0xFF, 0xFF, counter, 0xC4]
+}
+
+/// What a consumer that keeps no discovery noted of each: its bytes (copied) and where its array lay.
+private final class Seen: @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [(bytes: [UInt8], array: UInt)] = []
+    func add(_ device: DiscoveredDevice) {
+        let entry = (bytes: device.advertisingData.map { $0 },
+                     array: device.advertisingData.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) })
+        lock.withLock { entries.append(entry) }
+    }
+    var all: [(bytes: [UInt8], array: UInt)] { lock.withLock { entries } }
+}
+
+@Test(.timeLimit(.minutes(1))) func recordsHandedBackToTheHostCarryItsNextChangedAdvertisements() async throws {
+    // A sensor's counter, one read a report, through the host's queue. A consumer that keeps no discovery gives each
+    // batch's records back as the facade does (`discoveryRecordSpares`), and the scan makes its next changed
+    // advertisements' records with their arrays: every discovery has its own counter, in few arrays.
+    let controller = ScriptedController()
+    let host = HostController(configuration: HostConfiguration(makeTransport: { controller }))
+    let seen = Seen()
+    host.setEventHandler(queue: DispatchQueue(label: "DiscoveryBatchingTests.records"), { _ in },
+                         discoveries: { batch in
+                             for device in batch { seen.add(device) }
+                             host.discoveryRecordSpares.give(batch.map(\.payload))
+                         })
+    defer { host.stop() }
+    try await host.start()
+    try await host.startScan(everyReport)
+    for counter: UInt8 in 0..<40 {
+        controller.injectRead([(.event, counterReport(counter))])
+        var spins = 0
+        while seen.all.count <= Int(counter), spins < 2_000 { usleep(500); spins += 1 }
+    }
+    #expect(seen.all.map(\.bytes) == (0..<40).map { [0x04, 0xFF, 0xFF, 0xFF, $0] })
+    let used = await withCheckedContinuation { continuation in
+        host.queue.async { continuation.resume(returning: host.scan?.merger.sparesUsed ?? -1) }
+    }
+    #expect(used > 20, "most changed advertisements made with a spare's array (\(used) of 39)")
+    #expect(Set(seen.all.map(\.array)).count < 20, "few arrays for 40 advertisements")
+    // The scan's end lets the spares go.
+    try await host.stopScan()
+    #expect(host.discoveryRecordSpares.isEmpty)
 }
