@@ -66,16 +66,10 @@ final class AdvertisementDataTemplate: @unchecked Sendable {
     /// overwritten in place (no allocation, no free, no cast of the dictionary's `Any`). A `Data` the app still holds is
     /// copied on write, never changed; `held` is then the copy.
     func setData(_ key: Key, copying bytes: UnsafeRawBufferPointer, in data: inout [String: Any], holding held: inout Data?) {
-        // A new `Data` unless `data` holds one to write into; one that does not start at index 0 (a slice a parsed report
-        // was given) is not reused: the app gets its bytes from 0, as from iOS.
-        guard let index = indices[key.rawValue], var spare = held.take(), spare.startIndex == 0 else {
-            let made = Data(bytes)
-            set(key, made, in: &data)
-            held = made
-            return
-        }
-        // Bytes of another length go into a new `Data`: Foundation's resize in place costs about three times as much.
-        guard spare.count == bytes.count else {
+        // A new `Data` unless `data` holds one of the same length to write into: one that does not start at index 0 (a
+        // slice a parsed report was given) is not reused (the app gets its bytes from 0, as from iOS), and bytes of
+        // another length go into a new one (Foundation's resize in place costs about three times as much).
+        guard let index = indices[key.rawValue], var spare = held.take(), spare.startIndex == 0, spare.count == bytes.count else {
             let made = Data(bytes)
             set(key, made, in: &data)
             held = made

@@ -72,10 +72,7 @@ package struct AdvertisementReport: Sendable, Equatable {
     }
 
     /// The bytes as received, when the report is in that form (the delivery's one-pass path); nil once parsed.
-    package var received: ReceivedAdvertisement? {
-        if case .received(let payload) = source { return ReceivedAdvertisement(payload) }
-        return nil
-    }
+    package var received: ReceivedAdvertisement? { hostRecord.map(ReceivedAdvertisement.init) }
 
     /// The content, shared by copies, never changed (so read on any thread without exclusivity checks), and its
     /// ``AdvertisementReport/heapBytes`` estimate, made once.
