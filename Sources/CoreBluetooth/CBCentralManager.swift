@@ -109,6 +109,8 @@ open class CBCentralManager: CBManager, @unchecked Sendable {
         self.storedDelegate = delegate
         restoration = Self.restorationStore(options: options, directory: directory)
         super.init(subclass: ())
+        // Each new peripheral's identifier is a SHA-1 (``PeripheralIdentifier``): libcrypto starts here, not at the first discovery.
+        SHA1.prepare()
         start()
     }
 

@@ -5,6 +5,10 @@
 /// SHA-1 of a byte string (FIPS 180-4 §6.1.2), computed by libcrypto's `EVP_Digest` (never by our own code). Not for
 /// security: it names peripherals (RFC 9562 §5.5).
 enum SHA1 {
+    /// Starts libcrypto and fetches SHA-1 now, once per process (a manager's start: the first discovery then does not
+    /// wait a millisecond or two for it).
+    static func prepare() { ocb_sha1_prepare() }
+
     /// The 20-byte digest of `message`. libcrypto's one-shot digest cannot fail for SHA-1 short of an allocation
     /// failure inside OpenSSL; should it ever, the result is 20 zero bytes (a constant identifier, never a crash).
     static func digest(_ message: [UInt8]) -> [UInt8] {
