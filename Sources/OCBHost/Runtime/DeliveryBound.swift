@@ -18,8 +18,9 @@ package struct DeliveryBound {
     /// True after the warning of the current overflow; cleared when the delegate has caught up.
     private var warned = false
     /// When the last warning was logged: a flood that overflows again and again logs at most one line a minute
-    /// (``warningInterval``), the count goes on in ``dropped``.
-    private var lastWarning: ContinuousClock.Instant?
+    /// (``warningInterval``), the count goes on in ``dropped``. A ``MonotonicStamp`` (a stored instant would make this
+    /// struct's layout, checked at every delivery, known only at run time).
+    private var lastWarning: Duration?
 
     /// The shortest time between two warnings.
     package static let warningInterval: Duration = .seconds(60)
@@ -44,8 +45,8 @@ package struct DeliveryBound {
         dropped += 1
         guard !warned else { return (false, false) }
         warned = true
-        let now = now()
-        if let lastWarning, now < lastWarning.advanced(by: Self.warningInterval) { return (false, false) }
+        let now = MonotonicStamp.of(now())
+        if let lastWarning, now < lastWarning + Self.warningInterval { return (false, false) }
         lastWarning = now
         return (false, true)
     }

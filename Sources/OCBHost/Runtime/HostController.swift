@@ -45,8 +45,8 @@ public final class HostController: CentralHost, ATTLinkHost, @unchecked Sendable
     /// to it (nothing a scan does calls back into the host), so the run-time exclusivity check of a class's stored
     /// property, about 90 instructions at each report event's access, is left out.
     @exclusivity(unchecked) var scan: ScanSession?
-    /// When the read being handled was taken (``SerialHost/readInstant``); same confinement.
-    @exclusivity(unchecked) var readInstant: ContinuousClock.Instant?
+    /// When the read being handled was taken, as the scan's stamp (``SerialHost/readStamp``); same confinement.
+    @exclusivity(unchecked) var readStamp: ScanResultMerger.Stamp?
     /// The scanning command family used since the last Reset; nil before the first scan or connect.
     var commandFamily: CommandFamily?
     var reassembler = ExtendedAdvertisingReassembler()

@@ -51,9 +51,10 @@ struct ScanSession {
 
     /// Feeds one report of a legacy PDU read in place from its event (``HCI/LEAdvertisingReportView``) to the merger,
     /// the devices to report joining ``found``.
-    mutating func collect(_ report: LEAdvertisingReportView.Report, now: ContinuousClock.Instant) -> Collected {
+    /// `now` is the read's time as the merger's stamp (``ScanResultMerger/stamp(_:)``).
+    mutating func collect(_ report: LEAdvertisingReportView.Report, at now: ScanResultMerger.Stamp) -> Collected {
         let before = merger.nextDeadlineStamp
-        merger.receive(report, now: now, into: &found)
+        merger.receive(report, at: now, into: &found)
         return Collected(deadlineMoved: merger.nextDeadlineStamp != before, isFull: found.count >= SerialBatcher<HostDelivery>.turnLimit)
     }
 
@@ -62,6 +63,13 @@ struct ScanSession {
     mutating func collect(_ observation: AdvertisingObservation, now: ContinuousClock.Instant) -> Collected {
         let before = merger.nextDeadlineStamp
         merger.receive(observation, now: now, into: &found)
+        return Collected(deadlineMoved: merger.nextDeadlineStamp != before, isFull: found.count >= SerialBatcher<HostDelivery>.turnLimit)
+    }
+
+    /// The same at a time already converted to the merger's stamp (a read's, ``ScanResultMerger/stamp(_:)``).
+    mutating func collect(_ observation: AdvertisingObservation, at now: ScanResultMerger.Stamp) -> Collected {
+        let before = merger.nextDeadlineStamp
+        merger.receive(observation, at: now, into: &found)
         return Collected(deadlineMoved: merger.nextDeadlineStamp != before, isFull: found.count >= SerialBatcher<HostDelivery>.turnLimit)
     }
 

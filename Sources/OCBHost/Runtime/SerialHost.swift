@@ -31,10 +31,11 @@ protocol SerialHost: DiscoveryRecordRecycling {
     func rescheduleTimer()
     /// Where the host reads the time (the system's clock, or its transport's; touched on ``queue``).
     var clock: any HostClock { get }
-    /// When the read being handled was taken (``clock``'s time at the start of ``receive(_:behind:awaiting:skipped:_:)``):
-    /// the instant of every report in it, so the scan path reads the clock once a read, not once a report; nil between
-    /// reads (then ``clock`` is read).
-    var readInstant: ContinuousClock.Instant? { get set }
+    /// When the read being handled was taken (``clock``'s time at the start of ``receive(_:behind:awaiting:skipped:_:)``),
+    /// as the scan's stamp (``ScanResultMerger/stamp(_:)``): the time of every report in it, so the scan path reads the
+    /// clock once a read, not once a report, and passes a fixed-layout `Duration` (a `ContinuousClock.Instant` is opaque
+    /// outside the standard library: each copy of it a call). Nil between reads (then ``clock`` is read).
+    var readStamp: ScanResultMerger.Stamp? { get set }
     /// The address a device heard at the resolvable private address `peer` is reported by (a bond's, Core v5.4
     /// Vol 6 Part B §1.3.2.3); nil to report it as it is. The full host resolves with its bonds' IRKs; in kernel mode
     /// the kernel resolves before reports reach this host.
@@ -163,9 +164,9 @@ extension SerialHost {
                  _ receive: (HCIPacketType, ArraySlice<UInt8>) -> Void) {
         var shedding: Bool?
         var shed = 0, handledReports = 0
-        // The read's instant, for its reports (``readInstant``).
-        readInstant = clock.now
-        defer { readInstant = nil }
+        // The read's time, for its reports (``readStamp``).
+        readStamp = ScanResultMerger.stamp(clock.now)
+        defer { readStamp = nil }
         // A reader's turn: an app's request that comes during the read runs once the packet at hand is handled.
         let flush = TurnFlush.current
         // A run of reports the transport passes over ends when an app's request comes (checked every
@@ -230,7 +231,7 @@ extension SerialHost {
     /// event; ``observe(collected:)`` for reports decoded on the other path).
     func observe(_ reports: LEAdvertisingReportView) -> Bool {
         var taken = false, deadlineMoved = false, full = false
-        let now = readInstant ?? clock.now
+        let now = readStamp ?? ScanResultMerger.stamp(clock.now)
         for report in reports {
             // In place through the optional (a `scan != nil` first would copy the whole session out and back).
             let received: ScanSession.Collected?
@@ -240,9 +241,9 @@ extension SerialHost {
                 received = scan?.collect(AdvertisingObservation(peer: known, isConnectable: report.isConnectable,
                                                                 isScannable: report.isScannable, isScanResponse: report.isScanResponse,
                                                                 rssi: report.rssi, txPower: report.txPower, data: Array(report.data)),
-                                         now: now)
+                                         at: now)
             } else {
-                received = scan?.collect(report, now: now)
+                received = scan?.collect(report, at: now)
             }
             guard let received else { break }
             taken = true

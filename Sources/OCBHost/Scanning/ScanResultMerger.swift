@@ -74,11 +74,12 @@ public struct ScanResultMerger: Sendable {
         var deadline: Stamp
     }
 
-    /// An instant as the time since ``origin``: every instant the merger keeps and compares is one of these, a
-    /// fixed-layout `Duration`, where `ContinuousClock.Instant` is opaque to code outside the standard library (each
-    /// copy, comparison and optional of it a call through its value witnesses, several on the path of every report).
-    /// Converted once per call at the public methods.
-    typealias Stamp = Duration
+    /// An instant as the time since ``MonotonicStamp/origin``, one for the process: every instant the merger keeps and
+    /// compares is one of these, a fixed-layout `Duration`, where `ContinuousClock.Instant` is opaque to code outside
+    /// the standard library (each copy, comparison and optional of it a call through its value witnesses, and a stored
+    /// one, the merger's origin was, makes the merger's layout, and the scan's and the host's that hold it, known only
+    /// at run time). Converted once per call at the public methods, or once per read by the host (``stamp(_:)``).
+    package typealias Stamp = Duration
 
     private struct Signature: Hashable, Sendable {
         var isConnectable: Bool
@@ -123,8 +124,6 @@ public struct ScanResultMerger: Sendable {
     private var heard: [(peer: PeerAddress, at: Stamp)] = []
     private var heardHead = 0
     private var nextAgeCheck: Stamp?
-    /// The instant the ``Stamp``s count from: when the merger was made (a stamp before it is negative).
-    private let origin = ContinuousClock.now
     /// How many advertisers were forgotten so far (a slot looked up before a forget may since be another's).
     private var forgotten = 0
     /// Records the layers above are done with (``addSpares(_:)``), about in the order handed back, from ``sparesHead``:
@@ -148,7 +147,7 @@ public struct ScanResultMerger: Sendable {
 
     /// The earliest instant at which ``tick(now:)`` has something to release; nil when nothing waits.
     public var nextDeadline: ContinuousClock.Instant? {
-        nextDeadlineStamp.map { origin.advanced(by: $0) }
+        nextDeadlineStamp.map(MonotonicStamp.instant)
     }
 
     /// ``nextDeadline`` as a ``Stamp`` (what the host compares after every report to see whether it moved).
@@ -156,8 +155,9 @@ public struct ScanResultMerger: Sendable {
         orderHead < order.count ? order[orderHead].deadline : nil
     }
 
-    /// `now` as a ``Stamp``.
-    private func stamp(_ now: ContinuousClock.Instant) -> Stamp { origin.duration(to: now) }
+    /// `now` as a ``Stamp``: what a host converts a read's instant to once, for each of its reports
+    /// (``receive(_:at:into:)``).
+    package static func stamp(_ now: ContinuousClock.Instant) -> Stamp { MonotonicStamp.of(now) }
 
     /// Whether `entry` of ``order`` is still held with its deadline.
     private func isHeld(_ entry: (peer: PeerAddress, deadline: Stamp)) -> Bool {
@@ -237,7 +237,12 @@ public struct ScanResultMerger: Sendable {
     /// ``receive(_:now:)`` appending the devices to report to `devices` (the host's buffer for one read, so a report
     /// costs no array of its own).
     public mutating func receive(_ observation: AdvertisingObservation, now: ContinuousClock.Instant, into devices: inout [DiscoveredDevice]) {
-        receive(observation, slot: slotOf[observation.peer], now: stamp(now), into: &devices)
+        receive(observation, at: Self.stamp(now), into: &devices)
+    }
+
+    /// ``receive(_:now:into:)`` at a time already converted (``stamp(_:)``).
+    package mutating func receive(_ observation: AdvertisingObservation, at now: Stamp, into devices: inout [DiscoveredDevice]) {
+        receive(observation, slot: slotOf[observation.peer], now: now, into: &devices)
     }
 
     /// Takes one report of a legacy PDU read in place (``HCI/LEAdvertisingReportView``) at `now`, as ``receive(_:now:)`` does.
@@ -252,6 +257,11 @@ public struct ScanResultMerger: Sendable {
 
     /// ``receive(_:now:)`` of a report read in place, appending the devices to report to `devices`.
     public mutating func receive(_ report: LEAdvertisingReportView.Report, now: ContinuousClock.Instant, into devices: inout [DiscoveredDevice]) {
+        receive(report, at: Self.stamp(now), into: &devices)
+    }
+
+    /// ``receive(_:now:into:)`` at a time already converted (``stamp(_:)``: a host's read, once for its reports).
+    package mutating func receive(_ report: LEAdvertisingReportView.Report, at now: Stamp, into devices: inout [DiscoveredDevice]) {
         let peer = PeerAddress(report.address, type: report.addressType)
         let slot = slotOf[peer]
         let isScanResponse = report.isScanResponse
@@ -261,7 +271,6 @@ public struct ScanResultMerger: Sendable {
             let known = slots.withUnsafeBufferPointer { isScanResponse ? $0[slot].lastResponse : $0[slot].lastAdvertising?.data }
             if let known, Self.sameBytes(known, report.data) { data = known }
         }
-        let now = stamp(now)
         // The short way, what the general one does in this case: an advertisement (not held for a scan response) of an
         // advertiser remembered, in a scan that reports each one, when no advertiser is due to be aged out. Made from
         // the report's fields, the observation kept is not copied on the way. Bytes that neither the last advertisement
@@ -405,7 +414,7 @@ public struct ScanResultMerger: Sendable {
     /// Releases every held advertisement whose wait ended at or before `now`, with the last known response, and
     /// forgets advertisers older than ``Configuration/maxAge``.
     public mutating func tick(now instant: ContinuousClock.Instant) -> [DiscoveredDevice] {
-        let now = stamp(instant)
+        let now = Self.stamp(instant)
         var devices: [DiscoveredDevice] = []
         while orderHead < order.count, order[orderHead].deadline <= now {
             let entry = order[orderHead]
