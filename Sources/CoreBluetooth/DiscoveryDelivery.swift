@@ -382,18 +382,27 @@ extension CBCentralManager {
             let made = advertisementData(isConnectable: received.isConnectable, isTruncated: received.isTruncated,
                                      localName: fields.localName,
                                      manufacturerData: received.manufacturerDataLocation(fields).map(ManufacturerValue.bytes),
-                                     serviceData: received.serviceData(fields), serviceUUIDs: received.serviceUUIDs(fields),
+                                     serviceData: received.serviceDataValues(fields), serviceUUIDs: received.serviceUUIDs(fields),
                                      overflowServiceUUIDs: [], txPowerLevel: received.txPowerLevel(fields),
                                      solicitedServiceUUIDs: received.solicitedServiceUUIDs(fields), recycling: &recycler)
             return (made, fields.localName)
         }
         let localName = report.localName
         let made = advertisementData(isConnectable: report.isConnectable, isTruncated: report.isTruncated, localName: localName,
-                                 manufacturerData: report.manufacturerDataBytes.map(ManufacturerValue.data), serviceData: report.serviceData,
+                                 manufacturerData: report.manufacturerDataBytes.map(ManufacturerValue.data),
+                                 serviceData: serviceDataValues(report.serviceData),
                                  serviceUUIDs: report.serviceUUIDs, overflowServiceUUIDs: report.overflowServiceUUIDs,
                                  txPowerLevel: report.txPowerLevel, solicitedServiceUUIDs: report.solicitedServiceUUIDs,
                                  recycling: &recycler)
         return (made, localName)
+    }
+
+    /// Service data as advertisementData gives it (`CBAdvertisementDataServiceDataKey`): a `Data` by `CBUUID`.
+    private static func serviceDataValues(_ serviceData: [BluetoothUUID: [UInt8]]) -> [CBUUID: Data] {
+        guard !serviceData.isEmpty else { return [:] }
+        var values = [CBUUID: Data](minimumCapacity: serviceData.count)
+        for (uuid, bytes) in serviceData { values[CBUUID(bluetoothUUID: uuid)] = Data(bytes) }
+        return values
     }
 
     /// Manufacturer data as a dictionary is made with it: a `Data` already made (a parsed report's), or the bytes of
@@ -409,7 +418,7 @@ extension CBCentralManager {
     /// and IsTruncated are written only when they differ (a spare with IsTruncated's key holds `true` there).
     private static func advertisementData(isConnectable: Bool, isTruncated: Bool, localName: String?,
                                           manufacturerData manufacturer: ManufacturerValue?,
-                                          serviceData: [BluetoothUUID: [UInt8]], serviceUUIDs: [BluetoothUUID],
+                                          serviceData: [CBUUID: Data], serviceUUIDs: [BluetoothUUID],
                                           overflowServiceUUIDs overflow: [BluetoothUUID], txPowerLevel: Int?,
                                           solicitedServiceUUIDs solicited: [BluetoothUUID],
                                           recycling recycler: inout AdvertisementDataRecycler) -> AdvertisementDataRecord {
@@ -447,11 +456,7 @@ extension CBCentralManager {
             }
         case nil: break
         }
-        if !serviceData.isEmpty {
-            var byService = [CBUUID: Data](minimumCapacity: serviceData.count)
-            for (uuid, bytes) in serviceData { byService[CBUUID(bluetoothUUID: uuid)] = Data(bytes) }
-            template.set(.serviceData, byService, in: &data)
-        }
+        if !serviceData.isEmpty { template.set(.serviceData, serviceData, in: &data) }
         if !serviceUUIDs.isEmpty { template.set(.serviceUUIDs, serviceUUIDs.map(CBUUID.init(bluetoothUUID:)), in: &data) }
         if !overflow.isEmpty { template.set(.overflowServiceUUIDs, overflow.map(CBUUID.init(bluetoothUUID:)), in: &data) }
         if let txPowerLevel { template.set(.txPowerLevel, dBmNumber(txPowerLevel), in: &data) }

@@ -100,6 +100,29 @@ package struct ReceivedAdvertisement: Sendable {
         return serviceData
     }
 
+    /// ``serviceData(_:)`` as advertisementData gives it (`CBAdvertisementDataServiceDataKey`: a `Data` by `CBUUID`),
+    /// made from the bytes where they lie: no map of arrays on the way. Empty when neither payload has one.
+    func serviceDataValues(_ fields: Fields) -> [CBUUID: Data] {
+        let count = fields.advertising.serviceDataCount + (fields.response?.serviceDataCount ?? 0)
+        guard count > 0 else { return [:] }
+        // The UUIDs taken so far (a few at most: each structure takes 3 octets or more of 31), the first one winning.
+        var taken: [BluetoothUUID] = []
+        taken.reserveCapacity(count)
+        var values = [CBUUID: Data](minimumCapacity: count)
+        Self.addServiceData(of: advertisingData, to: &values, taken: &taken)
+        if let scanResponseData { Self.addServiceData(of: scanResponseData, to: &values, taken: &taken) }
+        return values
+    }
+
+    /// Adds the service data of `bytes` (AD structures) whose UUID is not in `taken` to `values`, and their UUIDs to `taken`.
+    private static func addServiceData(of bytes: [UInt8], to values: inout [CBUUID: Data], taken: inout [BluetoothUUID]) {
+        AdvertisingDataView(bytes).forEachServiceData { uuid, range in
+            guard !taken.contains(uuid) else { return }
+            taken.append(uuid)
+            values[CBUUID(bluetoothUUID: uuid)] = data(bytes, range)
+        }
+    }
+
     /// TX Power Level (0x0A) in dBm, the advertising data's first.
     func txPowerLevel(_ fields: Fields) -> Int? {
         (fields.advertising.txPowerLevel ?? fields.response?.txPowerLevel).map(Int.init)

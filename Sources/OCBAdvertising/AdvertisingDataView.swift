@@ -123,14 +123,23 @@ public struct AdvertisingDataView: Sequence, Sendable {
     /// ``AdvertisingData/serviceData`` gives.
     public var serviceData: [BluetoothUUID: [UInt8]] {
         var result: [BluetoothUUID: [UInt8]] = [:]
+        forEachServiceData { uuid, range in
+            if result[uuid] == nil { result[uuid] = Array(bytes[range]) }
+        }
+        return result
+    }
+
+    /// Calls `body` with each Service Data structure's (0x16 16-bit, 0x20 32-bit, 0x21 128-bit) service UUID and the
+    /// range of its data after the UUID in the view's bytes, in order, repeats included (``serviceData`` keeps a UUID's
+    /// first); a structure shorter than its UUID is skipped. For a consumer that makes its own values of the bytes
+    /// (the facade's `[CBUUID: Data]`) without a map of arrays on the way.
+    public func forEachServiceData(_ body: (BluetoothUUID, Range<Int>) -> Void) {
         for structure in self {
             guard let width = Self.serviceDataWidth(structure.type) else { continue }
             let value = structure.value
             guard value.count >= width else { continue }
-            let uuid = uuid(at: value.lowerBound, width: width)
-            if result[uuid] == nil { result[uuid] = Array(bytes[(value.lowerBound + width)..<value.upperBound]) }
+            body(uuid(at: value.lowerBound, width: width), (value.lowerBound + width)..<value.upperBound)
         }
-        return result
     }
 
     /// The first Manufacturer Specific Data (0xFF, at least the 2-octet Company Identifier, little-endian): what

@@ -146,6 +146,8 @@ private func canonical(_ data: [String: Any]) -> [String: String] {
                           [0x04, 0x16, 0x0A, 0x18, 0x02, 0x04, 0x16, 0x1A, 0x18, 0x03, 0x04, 0xFF, 0x59, 0x00, 0x02,
                            0x02, 0x0A, 0x04])
     #expect(conflict.serviceData == [BluetoothUUID(0x180A): [0x01], BluetoothUUID(0x181A): [0x03]])
+    // The same in the dictionary, made from the bytes where they lie (``ReceivedAdvertisement/serviceDataValues(_:)``).
+    #expect(canonical(CBCentralManager.advertisementData(conflict))[CBAdvertisementDataServiceDataKey] == #"map ["180A=[1]", "181A=[3]"]"#)
     #expect(conflict.manufacturerDataBytes == Data([0x4C, 0x00, 0x01]))
     #expect(conflict.txPowerLevel == -8)
     // Only the response has them: it fills the gap.
