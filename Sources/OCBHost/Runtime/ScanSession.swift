@@ -61,9 +61,7 @@ struct ScanSession {
     /// The same for an observation made of a report (a bonded device's rotating address, reported by its identity; a
     /// report the in-place view does not take: an extended advertisement, a malformed event's decoded reports).
     mutating func collect(_ observation: AdvertisingObservation, now: ContinuousClock.Instant) -> Collected {
-        let before = merger.nextDeadlineStamp
-        merger.receive(observation, now: now, into: &found)
-        return Collected(deadlineMoved: merger.nextDeadlineStamp != before, isFull: found.count >= SerialBatcher<HostDelivery>.turnLimit)
+        collect(observation, at: ScanResultMerger.stamp(now))
     }
 
     /// The same at a time already converted to the merger's stamp (a read's, ``ScanResultMerger/stamp(_:)``).
