@@ -105,9 +105,8 @@ package struct ReceivedAdvertisement: Sendable {
     func serviceDataValues(_ fields: Fields) -> [CBUUID: Data] {
         let count = fields.advertising.serviceDataCount + (fields.response?.serviceDataCount ?? 0)
         guard count > 0 else { return [:] }
-        // The UUIDs taken so far (a few at most: each structure takes 3 octets or more of 31), the first one winning.
-        var taken: [BluetoothUUID] = []
-        taken.reserveCapacity(count)
+        // The UUIDs taken so far, the first one winning.
+        var taken = TakenUUIDs(expecting: count)
         var values = [CBUUID: Data](minimumCapacity: count)
         Self.addServiceData(of: advertisingData, to: &values, taken: &taken)
         if let scanResponseData { Self.addServiceData(of: scanResponseData, to: &values, taken: &taken) }
@@ -115,11 +114,31 @@ package struct ReceivedAdvertisement: Sendable {
     }
 
     /// Adds the service data of `bytes` (AD structures) whose UUID is not in `taken` to `values`, and their UUIDs to `taken`.
-    private static func addServiceData(of bytes: [UInt8], to values: inout [CBUUID: Data], taken: inout [BluetoothUUID]) {
+    private static func addServiceData(of bytes: [UInt8], to values: inout [CBUUID: Data], taken: inout TakenUUIDs) {
         AdvertisingDataView(bytes).forEachServiceData { uuid, range in
-            guard !taken.contains(uuid) else { return }
-            taken.append(uuid)
+            guard taken.insert(uuid) else { return }
             values[CBUUID(bluetoothUUID: uuid)] = data(bytes, range)
+        }
+    }
+
+    /// Service UUIDs already taken: a short list looked through for a legacy advertisement's few (each Service Data
+    /// structure takes 4 octets or more of 31), a set for an extended one's many (up to about 400 in a 1,650-octet chain,
+    /// Core v5.4 Vol 4 Part E §7.7.65.13), so that no payload costs a look through every UUID at each one.
+    private struct TakenUUIDs {
+        private var list: [BluetoothUUID] = []
+        private var set: Set<BluetoothUUID>?
+
+        /// Room for `count` UUIDs: a list for 16 or fewer, else a set.
+        init(expecting count: Int) {
+            if count > 16 { set = Set(minimumCapacity: count) } else { list.reserveCapacity(count) }
+        }
+
+        /// Takes `uuid`; false when it was taken before.
+        mutating func insert(_ uuid: BluetoothUUID) -> Bool {
+            if let inserted = set?.insert(uuid).inserted { return inserted }
+            guard !list.contains(uuid) else { return false }
+            list.append(uuid)
+            return true
         }
     }
 

@@ -119,6 +119,20 @@ private func canonical(_ data: [String: Any]) -> [String: String] {
     #expect(withLists > 20, "the corpus has service UUIDs, service data and solicitations to merge")
 }
 
+/// An extended advertisement's many Service Data structures (0x16, Core Supplement v11 Part A §1.11), more than a
+/// legacy one can hold: 30, of 20 UUIDs (0x1800-0x1813, the last 10 repeated with other data), give the 20 UUIDs each
+/// with its first structure's data, in the dictionary read in place as in the full parse's.
+@Test func manyServiceDataStructuresKeepEachUUIDsFirst() throws {
+    let peer = PeerAddress(address: try #require(BluetoothAddress("C1:B0:00:00:00:03")), type: .random)
+    var bytes: [UInt8] = []
+    for index in 0..<30 { bytes += [0x04, 0x16, UInt8(index % 20), 0x18, UInt8(index)] }
+    let device = DiscoveredDevice(peer: peer, rssi: -60, isConnectable: true, advertisingData: bytes, scanResponseData: nil)
+    let fast = report(of: device)
+    let expected = (0..<20).map { #""18\#(String(format: "%02X", $0))=[\#($0)]""# }.sorted().joined(separator: ", ")
+    #expect(canonical(CBCentralManager.advertisementData(fast))[CBAdvertisementDataServiceDataKey] == "map [\(expected)]")
+    #expect(canonical(CBCentralManager.advertisementData(fast)) == canonical(CBCentralManager.advertisementData(fullParseReport(device))))
+}
+
 /// MergedAdvertisement's rules for what advertising data and scan response both carry, each case by hand, read in
 /// place: between two names of a kind the scan response's wins, a Complete Local Name (0x09) beats a Shortened one
 /// (0x08) wherever it is; service UUID lists are united in order without repeats; service data for a UUID in both,

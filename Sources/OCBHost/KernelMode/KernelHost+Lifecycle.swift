@@ -273,6 +273,7 @@ extension KernelHost {
     func observe(_ observation: AdvertisingObservation) {
         // Joins the read's discoveries (``ScanSession/found``), handed over with them at the read's end.
         // (The deadline is re-armed by the caller, after the event: hand the discoveries over on a full batch only.)
-        if scan?.collect(observation, now: .now).isFull == true { flushDiscoveries() }
+        // At the read's time, as the reports read in place beside it (``SerialHost/readStamp``).
+        if scan?.collect(observation, at: readStamp ?? ScanResultMerger.stamp(clock.now)).isFull == true { flushDiscoveries() }
     }
 }

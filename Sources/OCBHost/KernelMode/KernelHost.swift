@@ -44,12 +44,20 @@ public final class KernelHost: CentralHost, ATTLinkHost, @unchecked Sendable {
     var commands = HCICommandFlow()
     var commandHandlers: [HCICommandFlow.Ticket: (Result<[UInt8], HostError>) -> Void] = [:]
     var info: ControllerInfo?
+    #if DEBUG
+    /// The scan in progress (``SerialHost/scan``), checked for exclusive access at run time in debug builds (the tests').
+    var scan: ScanSession?
+    /// When the read being handled was taken, as the scan's stamp (``SerialHost/readStamp``).
+    var readStamp: ScanResultMerger.Stamp?
+    #else
     /// The scan in progress (``SerialHost/scan``). Touched only on the host's queue and never from inside another access
-    /// to it (nothing a scan does calls back into the host), so the run-time exclusivity check of a class's stored
-    /// property, about 90 instructions at each report event's access, is left out.
+    /// to it (nothing a scan does calls back into the host), so in release builds the run-time exclusivity check of a
+    /// class's stored property, about 90 instructions at each report event's access, is left out (debug builds, the
+    /// tests', keep it, so an overlap a change brings is caught there).
     @exclusivity(unchecked) var scan: ScanSession?
     /// When the read being handled was taken, as the scan's stamp (``SerialHost/readStamp``); same confinement.
     @exclusivity(unchecked) var readStamp: ScanResultMerger.Stamp?
+    #endif
     var family: CommandFamily?
     var reassembler = ExtendedAdvertisingReassembler()
     var links: [ConnectionHandle: KernelLink] = [:]

@@ -41,12 +41,20 @@ public final class HostController: CentralHost, ATTLinkHost, @unchecked Sendable
     /// When the connection attempt on air was sent (LE Create Connection), for the shedding of advertising reports in
     /// its first second (``receive(_:)``); nil when none is on air.
     var attemptSentAt: ContinuousClock.Instant?
+    #if DEBUG
+    /// The scan in progress (``SerialHost/scan``), checked for exclusive access at run time in debug builds (the tests').
+    var scan: ScanSession?
+    /// When the read being handled was taken, as the scan's stamp (``SerialHost/readStamp``).
+    var readStamp: ScanResultMerger.Stamp?
+    #else
     /// The scan in progress (``SerialHost/scan``). Touched only on the host's queue and never from inside another access
-    /// to it (nothing a scan does calls back into the host), so the run-time exclusivity check of a class's stored
-    /// property, about 90 instructions at each report event's access, is left out.
+    /// to it (nothing a scan does calls back into the host), so in release builds the run-time exclusivity check of a
+    /// class's stored property, about 90 instructions at each report event's access, is left out (debug builds, the
+    /// tests', keep it, so an overlap a change brings is caught there).
     @exclusivity(unchecked) var scan: ScanSession?
     /// When the read being handled was taken, as the scan's stamp (``SerialHost/readStamp``); same confinement.
     @exclusivity(unchecked) var readStamp: ScanResultMerger.Stamp?
+    #endif
     /// The scanning command family used since the last Reset; nil before the first scan or connect.
     var commandFamily: CommandFamily?
     var reassembler = ExtendedAdvertisingReassembler()

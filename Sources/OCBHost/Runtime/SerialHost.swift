@@ -32,8 +32,8 @@ protocol SerialHost: DiscoveryRecordRecycling {
     /// Where the host reads the time (the system's clock, or its transport's; touched on ``queue``).
     var clock: any HostClock { get }
     /// When the read being handled was taken (``clock``'s time at the start of ``receive(_:behind:awaiting:skipped:_:)``),
-    /// as the scan's stamp (``ScanResultMerger/stamp(_:)``): the time of every report in it, so the scan path reads the
-    /// clock once a read, not once a report, and passes a fixed-layout `Duration` (a `ContinuousClock.Instant` is opaque
+    /// as the scan's stamp (``ScanResultMerger/stamp(_:)``): the time of every report in it (read in place or decoded),
+    /// so the scan path reads the clock once a read, not once a report event, and passes a fixed-layout `Duration` (a `ContinuousClock.Instant` is opaque
     /// outside the standard library: each copy of it a call). Nil between reads (then ``clock`` is read).
     var readStamp: ScanResultMerger.Stamp? { get set }
     /// The address a device heard at the resolvable private address `peer` is reported by (a bond's, Core v5.4
@@ -165,8 +165,10 @@ extension SerialHost {
         var shedding: Bool?
         var shed = 0, handledReports = 0
         // The read's time, for its reports (``readStamp``).
-        readStamp = ScanResultMerger.stamp(clock.now)
-        defer { readStamp = nil }
+        // (A read handled within another's, should one ever be, keeps the outer read's time.)
+        let outerStamp = readStamp
+        readStamp = outerStamp ?? ScanResultMerger.stamp(clock.now)
+        defer { readStamp = outerStamp }
         // A reader's turn: an app's request that comes during the read runs once the packet at hand is handled.
         let flush = TurnFlush.current
         // A run of reports the transport passes over ends when an app's request comes (checked every

@@ -77,8 +77,8 @@ public struct ScanResultMerger: Sendable {
     /// An instant as the time since ``MonotonicStamp/origin``, one for the process: every instant the merger keeps and
     /// compares is one of these, a fixed-layout `Duration`, where `ContinuousClock.Instant` is opaque to code outside
     /// the standard library (each copy, comparison and optional of it a call through its value witnesses, and a stored
-    /// one, the merger's origin was, makes the merger's layout, and the scan's and the host's that hold it, known only
-    /// at run time). Converted once per call at the public methods, or once per read by the host (``stamp(_:)``).
+    /// one, the merger's origin was, makes the merger's layout, and the scan session's that holds it, known only at
+    /// run time). Converted once per call at the public methods, or once per read by the host (``stamp(_:)``).
     package typealias Stamp = Duration
 
     private struct Signature: Hashable, Sendable {
@@ -142,7 +142,7 @@ public struct ScanResultMerger: Sendable {
     }
 
     /// True when every advertisement is reported as it comes (no coalescing, duplicate filter or service filter: a
-    /// scan with AllowDuplicates), which ``receive(_:now:into:)`` of a report read in place takes a short way for.
+    /// scan with AllowDuplicates), which ``receive(_:at:into:)`` of a report read in place takes a short way for.
     private let reportsEveryAdvertisement: Bool
 
     /// The earliest instant at which ``tick(now:)`` has something to release; nil when nothing waits.
