@@ -33,8 +33,9 @@ protocol SerialHost: DiscoveryRecordRecycling {
     var clock: any HostClock { get }
     /// When the read being handled was taken (``clock``'s time at the start of ``receive(_:behind:awaiting:skipped:_:)``),
     /// as the scan's stamp (``ScanResultMerger/stamp(_:)``): the time of every report in it (read in place or decoded),
-    /// so the scan path reads the clock once a read, not once a report event, and passes a fixed-layout `Duration` (a `ContinuousClock.Instant` is opaque
-    /// outside the standard library: each copy of it a call). Nil between reads (then ``clock`` is read).
+    /// so the scan path reads the clock once a read, not once a report event, and passes a fixed-layout `Duration` (a
+    /// `ContinuousClock.Instant` is opaque outside the standard library: each copy of it a call). Nil between reads
+    /// (then ``clock`` is read).
     var readStamp: ScanResultMerger.Stamp? { get set }
     /// The address a device heard at the resolvable private address `peer` is reported by (a bond's, Core v5.4
     /// Vol 6 Part B §1.3.2.3); nil to report it as it is. The full host resolves with its bonds' IRKs; in kernel mode
