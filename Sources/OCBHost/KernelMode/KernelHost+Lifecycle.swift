@@ -274,6 +274,6 @@ extension KernelHost {
         // Joins the read's discoveries (``ScanSession/found``), handed over with them at the read's end.
         // (The deadline is re-armed by the caller, after the event: hand the discoveries over on a full batch only.)
         // At the read's time, as the reports read in place beside it (``SerialHost/readStamp``).
-        if scan?.collect(observation, at: readStamp ?? ScanResultMerger.stamp(clock.now)).isFull == true { flushDiscoveries() }
+        if scan?.collect(observation, at: scanStamp).isFull == true { flushDiscoveries() }
     }
 }

@@ -106,7 +106,7 @@ extension HostController {
         if observation.peer.type == .random, let known = knownPeer(forPrivate: observation.peer) { observation.peer = known }
         // Joins the read's discoveries (``ScanSession/found``), handed over with them at the read's end.
         // At the read's time, as the reports read in place beside it (``SerialHost/readStamp``).
-        observe(collected: scan?.collect(observation, at: readStamp ?? ScanResultMerger.stamp(clock.now)))
+        observe(collected: scan?.collect(observation, at: scanStamp))
     }
 
     /// The controller ended the scan on its own (LE Scan Timeout, §7.7.65.17).

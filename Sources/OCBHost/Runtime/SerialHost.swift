@@ -226,6 +226,9 @@ extension SerialHost {
         }
     }
 
+    /// The time of a report being handled, as the scan's stamp: the read's (``readStamp``), or the clock's outside a read.
+    var scanStamp: ScanResultMerger.Stamp { readStamp ?? ScanResultMerger.stamp(clock.now) }
+
     /// Takes the reports of a report event of legacy PDUs read in place (``HCI/LEAdvertisingReportView``), the scan
     /// path: nothing is copied out of the packet for a report that changes nothing. The timer is re-armed once, and
     /// only when the scan's deadline moved. False (nothing done) when no scan is on: the event is then decoded as any other.
@@ -234,7 +237,7 @@ extension SerialHost {
     /// event; ``observe(collected:)`` for reports decoded on the other path).
     func observe(_ reports: LEAdvertisingReportView) -> Bool {
         var taken = false, deadlineMoved = false, full = false
-        let now = readStamp ?? ScanResultMerger.stamp(clock.now)
+        let now = scanStamp
         for report in reports {
             // In place through the optional (a `scan != nil` first would copy the whole session out and back).
             let received: ScanSession.Collected?
